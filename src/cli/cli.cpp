@@ -1,0 +1,112 @@
+#include "cli/cli.h"
+
+#include <cxxopts.hpp>
+#include <fmt/format.h>
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/perft_commands.h"
+#include "core/position.h"
+#if __has_include("uci/bench.h") && __has_include("uci/uci.h")
+#include "uci/bench.h"
+#include "uci/uci.h"
+#define TESSERA_HAVE_UCI 1
+#endif
+
+namespace tessera {
+
+namespace {
+
+constexpr const char* kCommandHelp = R"(Commands:
+  (none)                      speak UCI on standard input and output
+  bench [DEPTH]               search the bench positions to a fixed depth; prints the node count
+  perft DEPTH                 count leaf nodes (divide per root move) of --fen or the start position
+  perft-suite FILE            check every position of an EPD perft suite up to --depth
+)";
+
+bool parse_positive(const std::string& text, int& value) {
+  try {
+    std::size_t used = 0;
+    value = std::stoi(text, &used);
+    return used == text.size() && value > 0;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  cxxopts::Options options("tessera", "Tessera, a UCI chess engine");
+  options.custom_help("[command] [arguments] [options]");
+  options.positional_help("");
+  options.add_options()("h,help", "print this help and exit")("v,version", "print the version and exit")(
+      "fen", "position for perft (FEN)", cxxopts::value<std::string>())(
+      "chess960", "read castling as Chess960 and write king-takes-rook moves")(
+      "depth", "depth for perft-suite", cxxopts::value<int>()->default_value("5"))(
+      "command", "", cxxopts::value<std::string>())(
+      "args", "", cxxopts::value<std::vector<std::string>>());
+  options.parse_positional({"command", "args"});
+
+  cxxopts::ParseResult parsed;
+  try {
+    parsed = options.parse(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\nTry 'tessera --help'.\n";
+    return 2;
+  }
+  if (parsed.count("help")) {
+    std::cout << options.help({""}) << '\n' << kCommandHelp;
+    return 0;
+  }
+  if (parsed.count("version")) {
+    std::cout << "Tessera " << TESSERA_VERSION << '\n';
+    return 0;
+  }
+  const std::string command = parsed.count("command") ? parsed["command"].as<std::string>() : "";
+  const auto args =
+      parsed.count("args") ? parsed["args"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  const bool chess960 = parsed.count("chess960") > 0;
+
+  if (command.empty()) {
+#ifdef TESSERA_HAVE_UCI
+    return uci::run(std::cin, std::cout);
+#else
+    std::cerr << "error: UCI mode is not built\n";
+    return 2;
+#endif
+  }
+  if (command == "perft") {
+    int depth = 0;
+    if (args.size() != 1 || !parse_positive(args[0], depth)) {
+      std::cerr << "error: usage: tessera perft DEPTH [--fen FEN] [--chess960]\n";
+      return 2;
+    }
+    const std::string fen =
+        parsed.count("fen") ? parsed["fen"].as<std::string>() : std::string(Position::kStartFen);
+    return run_perft(depth, fen, chess960, std::cout, std::cerr);
+  }
+  if (command == "perft-suite") {
+    if (args.size() != 1) {
+      std::cerr << "error: usage: tessera perft-suite FILE [--depth N] [--chess960]\n";
+      return 2;
+    }
+    return run_perft_suite(args[0], parsed["depth"].as<int>(), chess960, std::cout, std::cerr);
+  }
+#ifdef TESSERA_HAVE_UCI
+  if (command == "bench") {
+    int depth = 0;
+    if (args.size() > 1 || (args.size() == 1 && !parse_positive(args[0], depth))) {
+      std::cerr << "error: usage: tessera bench [DEPTH]\n";
+      return 2;
+    }
+    return run_bench(depth, std::cout);
+  }
+#endif
+  std::cerr << "error: unknown command '" << command << "'\nTry 'tessera --help'.\n";
+  return 2;
+}
+
+}  // namespace tessera

@@ -1,0 +1,195 @@
+// Making and unmaking moves, with the three keys updated in the same pass.
+#include "core/position.h"
+
+#include "core/zobrist.h"
+
+namespace tessera {
+
+namespace {
+
+// Where king and rook land when castling with the rook on `rook_from`.
+struct CastlingSquares {
+  Square king_to;
+  Square rook_to;
+};
+constexpr CastlingSquares castling_squares(Square king_from, Square rook_from) {
+  const bool king_side = rook_from.file() > king_from.file();
+  return {Square(king_side ? 6 : 2, king_from.rank()), Square(king_side ? 5 : 3, king_from.rank())};
+}
+
+}  // namespace
+
+Bitboard Position::attackers_to(Square s, Bitboard occupied) const {
+  return (pawn_attacks(BLACK, s) & pieces(WHITE, PAWN)) |
+         (pawn_attacks(WHITE, s) & pieces(BLACK, PAWN)) | (knight_attacks(s) & pieces(KNIGHT)) |
+         (king_attacks(s) & pieces(KING)) | (bishop_attacks(s, occupied) & pieces(BISHOP, QUEEN)) |
+         (rook_attacks(s, occupied) & pieces(ROOK, QUEEN));
+}
+
+bool Position::attacked_by(Color attacker, Square s, Bitboard occupied) const {
+  const Bitboard them = pieces(attacker);
+  return (pawn_attacks(~attacker, s) & pieces(attacker, PAWN)) ||
+         (knight_attacks(s) & them & pieces(KNIGHT)) || (king_attacks(s) & them & pieces(KING)) ||
+         (bishop_attacks(s, occupied) & them & pieces(BISHOP, QUEEN)) ||
+         (rook_attacks(s, occupied) & them & pieces(ROOK, QUEEN));
+}
+
+Bitboard Position::king_blockers(Color c) const {
+  const Square ksq = king_square(c);
+  Bitboard snipers = ((rook_attacks(ksq, 0) & pieces(ROOK, QUEEN)) |
+                      (bishop_attacks(ksq, 0) & pieces(BISHOP, QUEEN))) &
+                     pieces(~c);
+  const Bitboard occupied = pieces() ^ snipers;
+  Bitboard blockers = 0;
+  while (snipers) {
+    const Square s = pop_lsb(snipers);
+    const Bitboard between = between_bb(ksq, s) & occupied & ~s.bb();
+    if (between && !more_than_one(between)) blockers |= between;
+  }
+  return blockers;
+}
+
+Key Position::key_after(Move m) const {
+  const Square from = m.from(), to = m.to();
+  const Piece moved = piece_on(from);
+  Key k = key() ^ kZobrist.side;
+  if (moved.is_none()) return k;
+  k ^= kZobrist.piece[moved.index()][from.index()] ^ kZobrist.piece[moved.index()][to.index()];
+  const Piece captured = piece_on(to);
+  if (!captured.is_none() && m.kind() != MoveKind::Castling)
+    k ^= kZobrist.piece[captured.index()][to.index()];
+  return k;
+}
+
+void Position::make_move(Move m) {
+  states_.push_back(states_.back());
+  StateInfo& st = states_.back();
+  const StateInfo& prev = states_[states_.size() - 2];
+  const Color us = side_, them = ~us;
+  const Square from = m.from(), to = m.to();
+  const Piece moved = piece_on(from);
+  const auto& z = kZobrist;
+
+  Key key = st.key ^ z.side;
+  Key pawn_key = st.pawn_key;
+  Key material_key = st.material_key;
+  st.move = m;
+  st.captured = Piece::none();
+  ++st.rule50;
+  ++st.plies_from_null;
+  if (!prev.ep_square.is_none()) key ^= z.ep_file[prev.ep_square.file()];
+  st.ep_square = Square::none();
+
+  if (m.kind() == MoveKind::Castling) {
+    const Piece rook = piece_on(to);
+    const auto [king_to, rook_to] = castling_squares(from, to);
+    remove_piece(from);
+    remove_piece(to);
+    put_piece(moved, king_to);
+    put_piece(rook, rook_to);
+    key ^= z.piece[moved.index()][from.index()] ^ z.piece[moved.index()][king_to.index()] ^
+           z.piece[rook.index()][to.index()] ^ z.piece[rook.index()][rook_to.index()];
+    pawn_key ^= z.piece[moved.index()][from.index()] ^ z.piece[moved.index()][king_to.index()];
+  } else {
+    const Square captured_square =
+        m.kind() == MoveKind::EnPassant ? Square(to.file(), from.rank()) : to;
+    const Piece captured = piece_on(captured_square);
+    if (!captured.is_none()) {
+      remove_piece(captured_square);
+      key ^= z.piece[captured.index()][captured_square.index()];
+      if (captured.type() == PAWN) pawn_key ^= z.piece[captured.index()][captured_square.index()];
+      material_key ^= z.material[captured.index()][count(captured)];
+      st.captured = captured;
+      st.rule50 = 0;
+    }
+    move_piece(from, to);
+    key ^= z.piece[moved.index()][from.index()] ^ z.piece[moved.index()][to.index()];
+    if (moved.type() == PAWN || moved.type() == KING)
+      pawn_key ^= z.piece[moved.index()][from.index()] ^ z.piece[moved.index()][to.index()];
+
+    if (moved.type() == PAWN) {
+      st.rule50 = 0;
+      if ((from.index() ^ to.index()) == 16) {
+        const Square ep = Square((from.index() + to.index()) / 2);
+        if (pawn_attacks(us, ep) & pieces(them, PAWN)) {
+          st.ep_square = ep;
+          key ^= z.ep_file[ep.file()];
+        }
+      } else if (m.kind() == MoveKind::Promotion) {
+        const Piece promoted(us, m.promotion());
+        remove_piece(to);
+        put_piece(promoted, to);
+        key ^= z.piece[moved.index()][to.index()] ^ z.piece[promoted.index()][to.index()];
+        pawn_key ^= z.piece[moved.index()][to.index()];
+        material_key ^= z.material[moved.index()][count(moved)] ^
+                        z.material[promoted.index()][count(promoted) - 1];
+      }
+    }
+  }
+
+  if (st.castling) {
+    const int lost = st.castling & (castle_mask_[from.index()] | castle_mask_[to.index()]);
+    if (lost) {
+      key ^= z.castle[lost];
+      st.castling = std::uint8_t(st.castling & ~lost);
+    }
+  }
+
+  st.key = key;
+  st.pawn_key = pawn_key;
+  st.material_key = material_key;
+  side_ = them;
+  ++game_ply_;
+  st.checkers = attackers_to(king_square(them)) & pieces(us);
+}
+
+void Position::unmake_move(Move m) {
+  side_ = ~side_;
+  --game_ply_;
+  const Color us = side_;
+  const Square from = m.from(), to = m.to();
+  const StateInfo& st = states_.back();
+
+  if (m.kind() == MoveKind::Castling) {
+    const auto [king_to, rook_to] = castling_squares(from, to);
+    remove_piece(king_to);
+    remove_piece(rook_to);
+    put_piece(Piece(us, KING), from);
+    put_piece(Piece(us, ROOK), to);
+  } else {
+    if (m.kind() == MoveKind::Promotion) {
+      remove_piece(to);
+      put_piece(Piece(us, PAWN), to);
+    }
+    move_piece(to, from);
+    if (!st.captured.is_none()) {
+      const Square captured_square =
+          m.kind() == MoveKind::EnPassant ? Square(to.file(), from.rank()) : to;
+      put_piece(st.captured, captured_square);
+    }
+  }
+  states_.pop_back();
+}
+
+void Position::make_null_move() {
+  states_.push_back(states_.back());
+  StateInfo& st = states_.back();
+  st.key ^= kZobrist.side;
+  if (!st.ep_square.is_none()) st.key ^= kZobrist.ep_file[st.ep_square.file()];
+  st.ep_square = Square::none();
+  st.move = Move::null();
+  st.captured = Piece::none();
+  ++st.rule50;
+  st.plies_from_null = 0;
+  side_ = ~side_;
+  ++game_ply_;
+  st.checkers = 0;  // a null move is never made in check, so the opponent is not in check
+}
+
+void Position::unmake_null_move() {
+  states_.pop_back();
+  side_ = ~side_;
+  --game_ply_;
+}
+
+}  // namespace tessera
