@@ -41,6 +41,8 @@ class MoveList {
   Move* end_;
 };
 
+// The number of legal moves, without writing them out.
+[[nodiscard]] std::size_t count_legal_moves(const Position& pos);
 [[nodiscard]] bool has_legal_move(const Position& pos);
 
 }  // namespace tessera

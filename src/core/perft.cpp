@@ -6,8 +6,8 @@ namespace tessera {
 
 std::uint64_t perft(Position& pos, int depth) {
   if (depth <= 0) return 1;
+  if (depth == 1) return count_legal_moves(pos);  // bulk counting at the last ply
   const MoveList<GenType::All> moves(pos);
-  if (depth == 1) return moves.size();  // bulk counting: the legal list is the leaf count
   std::uint64_t nodes = 0;
   for (const Move m : moves) {
     pos.make_move(m);
