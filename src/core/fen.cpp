@@ -242,6 +242,13 @@ std::optional<Position> Position::from_fen(std::string_view fen, bool chess960, 
         error = fmt::format("castling right '{}' but no rook on its square", c);
         return std::nullopt;
       }
+      // Standard chess castles only from the original squares; elsewhere it is Chess960.
+      if (!chess960 && (king.file() != 4 || (rook.file() != 0 && rook.file() != 7))) {
+        error = fmt::format(
+            "castling right '{}' needs the king on the e-file and the rook in the corner "
+            "(or Chess960 mode)", c);
+        return std::nullopt;
+      }
       const bool king_side = rook.file() > king.file();
       const CastlingRight right = color == WHITE ? (king_side ? WHITE_OO : WHITE_OOO)
                                                  : (king_side ? BLACK_OO : BLACK_OOO);
