@@ -1,8 +1,8 @@
 #include "cli/cli.h"
 
-#include <cxxopts.hpp>
 #include <fmt/format.h>
 
+#include <cxxopts.hpp>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -42,12 +42,13 @@ int run_cli(int argc, char** argv) {
   cxxopts::Options options("tessera", "Tessera, a UCI chess engine");
   options.custom_help("[command] [arguments] [options]");
   options.positional_help("");
-  options.add_options()("h,help", "print this help and exit")("v,version", "print the version and exit")(
-      "fen", "position for perft (FEN)", cxxopts::value<std::string>())(
+  options.add_options()("h,help", "print this help and exit")(
+      "v,version", "print the version and exit")("fen", "position for perft (FEN)",
+                                                 cxxopts::value<std::string>())(
       "chess960", "read castling as Chess960 and write king-takes-rook moves")(
       "depth", "depth for perft-suite", cxxopts::value<int>()->default_value("5"))(
-      "command", "", cxxopts::value<std::string>())(
-      "args", "", cxxopts::value<std::vector<std::string>>());
+      "command", "", cxxopts::value<std::string>())("args", "",
+                                                    cxxopts::value<std::vector<std::string>>());
   options.parse_positional({"command", "args"});
 
   cxxopts::ParseResult parsed;
@@ -66,8 +67,8 @@ int run_cli(int argc, char** argv) {
     return 0;
   }
   const std::string command = parsed.count("command") ? parsed["command"].as<std::string>() : "";
-  const auto args =
-      parsed.count("args") ? parsed["args"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  const auto args = parsed.count("args") ? parsed["args"].as<std::vector<std::string>>()
+                                         : std::vector<std::string>{};
   const bool chess960 = parsed.count("chess960") > 0;
 
   if (command.empty()) {

@@ -1,12 +1,12 @@
 #include "cli/perft_commands.h"
 
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
 #include <chrono>
 #include <fstream>
 #include <ostream>
 #include <sstream>
-
-#include <fmt/format.h>
-#include <fmt/ostream.h>
 
 #include "core/perft.h"
 #include "core/position.h"

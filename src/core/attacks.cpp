@@ -12,7 +12,8 @@ namespace {
 // Relevant occupancy: the rays from `sq` without their last square (an edge blocker never
 // changes the attack set).
 Bitboard relevant_mask(int sq, bool diagonal) {
-  const Bitboard edges = ((kRank1 | kRank8) & ~rank_bb(sq >> 3)) | ((kFileA | kFileH) & ~file_bb(sq & 7));
+  const Bitboard edges =
+      ((kRank1 | kRank8) & ~rank_bb(sq >> 3)) | ((kFileA | kFileH) & ~file_bb(sq & 7));
   return slow_slider_attacks(sq, 0, diagonal) & ~edges;
 }
 

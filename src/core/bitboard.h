@@ -101,9 +101,10 @@ struct LeaperTables {
 };
 
 [[nodiscard]] constexpr LeaperTables build_leaper_tables() {
-  constexpr int kKnight[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2},
+  constexpr int kKnight[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
                                  {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
-  constexpr int kKing[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
+  constexpr int kKing[8][2] = {{1, 0},  {1, 1},   {0, 1},  {-1, 1},
+                               {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
   constexpr int kWhitePawn[2][2] = {{1, 1}, {-1, 1}};
   constexpr int kBlackPawn[2][2] = {{1, -1}, {-1, -1}};
   LeaperTables t;
@@ -120,10 +121,12 @@ struct LeaperTables {
       if (a == b) continue;
       for (const bool diagonal : {false, true}) {
         if (slow_slider_attacks(a, 0, diagonal) & bb) {
-          t.line[a][b] = (slow_slider_attacks(a, 0, diagonal) & slow_slider_attacks(b, 0, diagonal)) |
-                         (Bitboard(1) << a) | bb;
-          t.between[a][b] =
-              (slow_slider_attacks(a, bb, diagonal) & slow_slider_attacks(b, Bitboard(1) << a, diagonal)) | bb;
+          t.line[a][b] =
+              (slow_slider_attacks(a, 0, diagonal) & slow_slider_attacks(b, 0, diagonal)) |
+              (Bitboard(1) << a) | bb;
+          t.between[a][b] = (slow_slider_attacks(a, bb, diagonal) &
+                             slow_slider_attacks(b, Bitboard(1) << a, diagonal)) |
+                            bb;
         }
       }
     }
@@ -166,7 +169,9 @@ extern const SliderTables kSliders;
 [[nodiscard]] inline Bitboard pawn_attacks(Color c, Square s) {
   return detail::kLeapers.pawn[c][s.index()];
 }
-[[nodiscard]] inline Bitboard knight_attacks(Square s) { return detail::kLeapers.knight[s.index()]; }
+[[nodiscard]] inline Bitboard knight_attacks(Square s) {
+  return detail::kLeapers.knight[s.index()];
+}
 [[nodiscard]] inline Bitboard king_attacks(Square s) { return detail::kLeapers.king[s.index()]; }
 [[nodiscard]] inline Bitboard between_bb(Square a, Square b) {
   return detail::kLeapers.between[a.index()][b.index()];
@@ -192,12 +197,18 @@ extern const SliderTables kSliders;
 // Attacks of a non-pawn piece type from `s`.
 [[nodiscard]] inline Bitboard piece_attacks(PieceType t, Square s, Bitboard occupied) {
   switch (t) {
-    case KNIGHT: return knight_attacks(s);
-    case BISHOP: return bishop_attacks(s, occupied);
-    case ROOK: return rook_attacks(s, occupied);
-    case QUEEN: return queen_attacks(s, occupied);
-    case KING: return king_attacks(s);
-    default: return 0;
+    case KNIGHT:
+      return knight_attacks(s);
+    case BISHOP:
+      return bishop_attacks(s, occupied);
+    case ROOK:
+      return rook_attacks(s, occupied);
+    case QUEEN:
+      return queen_attacks(s, occupied);
+    case KING:
+      return king_attacks(s);
+    default:
+      return 0;
   }
 }
 

@@ -1,11 +1,11 @@
 // FEN input and output, with the validation that keeps impossible positions out of the engine.
+#include <fmt/format.h>
+
 #include <array>
 #include <charconv>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "core/position.h"
 #include "core/zobrist.h"
@@ -29,9 +29,13 @@ std::vector<std::string_view> split_fields(std::string_view text) {
   std::vector<std::string_view> fields;
   std::size_t i = 0;
   while (i < text.size()) {
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) ++i;
+    while (i < text.size() &&
+           (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
+      ++i;
     std::size_t j = i;
-    while (j < text.size() && text[j] != ' ' && text[j] != '\t' && text[j] != '\r' && text[j] != '\n') ++j;
+    while (j < text.size() && text[j] != ' ' && text[j] != '\t' && text[j] != '\r' &&
+           text[j] != '\n')
+      ++j;
     if (j > i) fields.push_back(text.substr(i, j - i));
     i = j;
   }
@@ -80,15 +84,16 @@ void Position::move_piece(Square from, Square to) {
 void Position::add_castling_right(Color c, Square rook) {
   const Square king = king_square(c);
   const bool king_side = rook.file() > king.file();
-  const CastlingRight right = c == WHITE ? (king_side ? WHITE_OO : WHITE_OOO)
-                                         : (king_side ? BLACK_OO : BLACK_OOO);
+  const CastlingRight right =
+      c == WHITE ? (king_side ? WHITE_OO : WHITE_OOO) : (king_side ? BLACK_OO : BLACK_OOO);
   const int idx = castling_index(right);
   const Square king_to = Square(king_side ? 6 : 2, king.rank());
   const Square rook_to = Square(king_side ? 5 : 3, king.rank());
   castle_rook_[idx] = rook;
   castle_mask_[king.index()] |= right;
   castle_mask_[rook.index()] |= right;
-  castle_path_[idx] = (between_bb(king, king_to) | between_bb(rook, rook_to)) & ~(king.bb() | rook.bb());
+  castle_path_[idx] =
+      (between_bb(king, king_to) | between_bb(rook, rook_to)) & ~(king.bb() | rook.bb());
   states_.back().castling |= right;
 }
 
@@ -141,17 +146,18 @@ std::string Position::validate() const {
     const int pawns = count(c, PAWN);
     const int extra = std::max(0, count(c, KNIGHT) - 2) + std::max(0, count(c, BISHOP) - 2) +
                       std::max(0, count(c, ROOK) - 2) + std::max(0, count(c, QUEEN) - 1);
-    if (pawns + extra > 8) return fmt::format("{} has more promoted pieces than missing pawns", name);
+    if (pawns + extra > 8)
+      return fmt::format("{} has more promoted pieces than missing pawns", name);
   }
   if (pieces(PAWN) & (kRank1 | kRank8)) return "pawns on the first or last rank";
-  if (attackers_to(king_square(~side_)) & pieces(side_))
-    return "the side not to move is in check";
+  if (attackers_to(king_square(~side_)) & pieces(side_)) return "the side not to move is in check";
   if (popcount(attackers_to(king_square(side_)) & pieces(~side_)) > 2)
     return "the side to move is attacked by more than two pieces";
   return "";
 }
 
-std::optional<Position> Position::from_fen(std::string_view fen, bool chess960, std::string& error) {
+std::optional<Position> Position::from_fen(std::string_view fen, bool chess960,
+                                           std::string& error) {
   const auto fields = split_fields(fen);
   if (fields.size() < 4 || fields.size() > 6) {
     error = fmt::format("FEN needs 4 to 6 fields, found {}", fields.size());
@@ -246,12 +252,13 @@ std::optional<Position> Position::from_fen(std::string_view fen, bool chess960, 
       if (!chess960 && (king.file() != 4 || (rook.file() != 0 && rook.file() != 7))) {
         error = fmt::format(
             "castling right '{}' needs the king on the e-file and the rook in the corner "
-            "(or Chess960 mode)", c);
+            "(or Chess960 mode)",
+            c);
         return std::nullopt;
       }
       const bool king_side = rook.file() > king.file();
-      const CastlingRight right = color == WHITE ? (king_side ? WHITE_OO : WHITE_OOO)
-                                                 : (king_side ? BLACK_OO : BLACK_OOO);
+      const CastlingRight right =
+          color == WHITE ? (king_side ? WHITE_OO : WHITE_OOO) : (king_side ? BLACK_OO : BLACK_OOO);
       if (pos.states_.back().castling & right) {
         error = fmt::format("castling right '{}' given twice", c);
         return std::nullopt;
@@ -283,7 +290,8 @@ std::optional<Position> Position::from_fen(std::string_view fen, bool chess960, 
     error = fmt::format("halfmove clock '{}' is not a number from 0 to 150", fields[4]);
     return std::nullopt;
   }
-  if (fields.size() >= 6 && (!parse_int(fields[5], fullmove) || fullmove < 0 || fullmove > 100000)) {
+  if (fields.size() >= 6 &&
+      (!parse_int(fields[5], fullmove) || fullmove < 0 || fullmove > 100000)) {
     error = fmt::format("fullmove number '{}' is not a number from 1 to 100000", fields[5]);
     return std::nullopt;
   }
@@ -343,8 +351,8 @@ std::string Position::pretty() const {
     }
     os << " | " << rank + 1 << "\n +---+---+---+---+---+---+---+---+\n";
   }
-  os << "   a   b   c   d   e   f   g   h\n\nFen: " << fen() << "\nKey: "
-     << fmt::format("{:016X}", key()) << "\nCheckers:";
+  os << "   a   b   c   d   e   f   g   h\n\nFen: " << fen()
+     << "\nKey: " << fmt::format("{:016X}", key()) << "\nCheckers:";
   for (Bitboard b = checkers(); b;) os << ' ' << pop_lsb(b).to_string();
   os << '\n';
   return os.str();

@@ -161,7 +161,8 @@ void generate_into(const Position& pos, Sink& sink) {
   // King moves: leaper attacks are ruled out for the whole set at once, slider attacks square
   // by square with the king lifted off the board (it must not shield its own escape square).
   Bitboard king_targets = king_attacks(ksq) & kind_mask;
-  king_targets &= ~(pawn_attacks_bb(them, pos.pieces(them, PAWN)) | king_attacks(pos.king_square(them)));
+  king_targets &=
+      ~(pawn_attacks_bb(them, pos.pieces(them, PAWN)) | king_attacks(pos.king_square(them)));
   for (Bitboard knights = pos.pieces(them, KNIGHT); knights && king_targets;)
     king_targets &= ~knight_attacks(pop_lsb(knights));
   const Bitboard without_king = occupied ^ ksq.bb();
@@ -169,7 +170,8 @@ void generate_into(const Position& pos, Sink& sink) {
   const Bitboard straight = pos.pieces(them, ROOK, QUEEN);
   for (Bitboard b = king_targets; b;) {
     const Square to = pop_lsb(b);
-    if ((bishop_attacks(to, without_king) & diagonal) || (rook_attacks(to, without_king) & straight))
+    if ((bishop_attacks(to, without_king) & diagonal) ||
+        (rook_attacks(to, without_king) & straight))
       king_targets ^= to.bb();
   }
   sink.add_from(ksq, king_targets);
@@ -189,7 +191,8 @@ void generate_into(const Position& pos, Sink& sink) {
     piece_moves(pos, sink, type, targets, pinned);
 
   if constexpr (T != GenType::Noisy) {
-    if (!checkers && (pos.castling_rights() & (us == WHITE ? WHITE_OO | WHITE_OOO : BLACK_OO | BLACK_OOO))) {
+    if (!checkers &&
+        (pos.castling_rights() & (us == WHITE ? WHITE_OO | WHITE_OOO : BLACK_OO | BLACK_OOO))) {
       const CastlingRight oo = us == WHITE ? WHITE_OO : BLACK_OO;
       const CastlingRight ooo = us == WHITE ? WHITE_OOO : BLACK_OOO;
       for (const CastlingRight r : {oo, ooo})

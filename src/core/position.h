@@ -54,7 +54,9 @@ class Position {
   [[nodiscard]] Bitboard pieces() const { return by_color_[WHITE] | by_color_[BLACK]; }
   [[nodiscard]] Bitboard pieces(Color c) const { return by_color_[c]; }
   [[nodiscard]] Bitboard pieces(PieceType t) const { return by_type_[t]; }
-  [[nodiscard]] Bitboard pieces(PieceType a, PieceType b) const { return by_type_[a] | by_type_[b]; }
+  [[nodiscard]] Bitboard pieces(PieceType a, PieceType b) const {
+    return by_type_[a] | by_type_[b];
+  }
   [[nodiscard]] Bitboard pieces(Color c, PieceType t) const { return by_color_[c] & by_type_[t]; }
   [[nodiscard]] Bitboard pieces(Color c, PieceType a, PieceType b) const {
     return by_color_[c] & (by_type_[a] | by_type_[b]);
@@ -112,15 +114,16 @@ class Position {
   }
   [[nodiscard]] Piece moved_piece(Move m) const { return piece_on(m.from()); }
   [[nodiscard]] Piece captured_piece(Move m) const {
-    return m.kind() == MoveKind::EnPassant ? Piece(~side_, PAWN)
+    return m.kind() == MoveKind::EnPassant  ? Piece(~side_, PAWN)
            : m.kind() == MoveKind::Castling ? Piece::none()
                                             : piece_on(m.to());
   }
   // Static exchange evaluation: does `m` win at least `threshold` (centipawns)?
   [[nodiscard]] bool see_ge(Move m, int threshold) const;
 
-  // The child's key for a pseudo-legal move, ignoring the en-passant and castling-rights terms:
-  // cheap enough to prefetch the transposition table before the move is made.
+  // An estimate of the child's key for a pseudo-legal move: exact for ordinary moves and
+  // captures, but it ignores the en-passant and castling-rights terms, the promoted piece and the
+  // castling rook. Cheap enough to prefetch the transposition table before the move is made.
   [[nodiscard]] Key key_after(Move m) const;
 
   void make_move(Move m);
@@ -147,7 +150,9 @@ class Position {
   [[nodiscard]] Key compute_material_key() const;
 
   // Rook squares and empty-path masks for castling; exposed for the move generator.
-  [[nodiscard]] Bitboard castling_path(CastlingRight r) const { return castle_path_[castling_index(r)]; }
+  [[nodiscard]] Bitboard castling_path(CastlingRight r) const {
+    return castle_path_[castling_index(r)];
+  }
   [[nodiscard]] bool castling_blocked(CastlingRight r) const {
     return (castle_path_[castling_index(r)] & pieces()) != 0;
   }

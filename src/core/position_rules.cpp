@@ -31,8 +31,8 @@ bool Position::pseudo_legal(Move m) const {
   if (m.kind() == MoveKind::Castling) {
     if (pc.type() != KING || (m.raw() >> 12 & 3) != 0) return false;
     const bool king_side = to.file() > from.file();
-    const CastlingRight r = us == WHITE ? (king_side ? WHITE_OO : WHITE_OOO)
-                                        : (king_side ? BLACK_OO : BLACK_OOO);
+    const CastlingRight r =
+        us == WHITE ? (king_side ? WHITE_OO : WHITE_OOO) : (king_side ? BLACK_OO : BLACK_OOO);
     return can_castle(r) && castling_rook(r) == to && !castling_blocked(r) && !in_check();
   }
   if (m.kind() != MoveKind::Promotion && (m.raw() >> 12 & 3) != 0) return false;
@@ -68,7 +68,8 @@ bool Position::legal(Move m) const {
       const Bitboard occupied = (pieces() ^ from.bb() ^ captured.bb()) | to.bb();
       return !(attackers_to(ksq, occupied) & pieces(~us) & ~captured.bb());
     }
-    default: break;
+    default:
+      break;
   }
   if (from == ksq) return !(attackers_to(to, pieces() ^ from.bb()) & pieces(~us));
   if (const Bitboard checks = checkers()) {
@@ -97,9 +98,14 @@ bool Position::gives_check(Move m) const {
       straight = (straight & ~to.bb()) | rook_to.bb();
       return (rook_attacks(ksq, occupied) & straight) || (bishop_attacks(ksq, occupied) & diagonal);
     }
-    case MoveKind::EnPassant: occupied ^= Square(to.file(), from.rank()).bb(); break;
-    case MoveKind::Promotion: type = m.promotion(); break;
-    default: break;
+    case MoveKind::EnPassant:
+      occupied ^= Square(to.file(), from.rank()).bb();
+      break;
+    case MoveKind::Promotion:
+      type = m.promotion();
+      break;
+    default:
+      break;
   }
   if (type == BISHOP || type == QUEEN) diagonal |= to.bb();
   if (type == ROOK || type == QUEEN) straight |= to.bb();
@@ -139,7 +145,8 @@ bool Position::see_ge(Move m, int threshold) const {
     occupied ^= lsb(own & pieces(type)).bb();
     if (type == PAWN || type == BISHOP || type == QUEEN)
       attackers |= bishop_attacks(to, occupied) & pieces(BISHOP, QUEEN);
-    if (type == ROOK || type == QUEEN) attackers |= rook_attacks(to, occupied) & pieces(ROOK, QUEEN);
+    if (type == ROOK || type == QUEEN)
+      attackers |= rook_attacks(to, occupied) & pieces(ROOK, QUEEN);
   }
   return we_win;
 }
@@ -151,7 +158,7 @@ bool Position::is_repetition(int ply) const {
   int seen = 0;
   for (int back = 4; back <= end; back += 2) {
     if (states_[current - back].key != st.key) continue;
-    if (back < ply) return true;  // repeated inside the search tree: two-fold is enough
+    if (back < ply) return true;   // repeated inside the search tree: two-fold is enough
     if (++seen == 2) return true;  // third occurrence in the game
   }
   return false;

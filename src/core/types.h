@@ -62,9 +62,13 @@ class Square {
   [[nodiscard]] constexpr bool is_none() const { return v_ >= 64; }
   [[nodiscard]] constexpr Bitboard bb() const { return Bitboard(1) << v_; }
   // The same square seen from `c`'s side of the board (rank mirrored for black).
-  [[nodiscard]] constexpr Square relative(Color c) const { return Square(v_ ^ (c == BLACK ? 56 : 0)); }
+  [[nodiscard]] constexpr Square relative(Color c) const {
+    return Square(v_ ^ (c == BLACK ? 56 : 0));
+  }
   // Rank index counted from `c`'s first rank.
-  [[nodiscard]] constexpr int relative_rank(Color c) const { return c == WHITE ? rank() : 7 - rank(); }
+  [[nodiscard]] constexpr int relative_rank(Color c) const {
+    return c == WHITE ? rank() : 7 - rank();
+  }
   [[nodiscard]] constexpr Square offset(int delta) const { return Square(v_ + delta); }
   [[nodiscard]] std::string to_string() const;
   constexpr bool operator==(const Square&) const = default;
@@ -99,8 +103,7 @@ class Move {
  public:
   constexpr Move() = default;
   constexpr explicit Move(std::uint16_t raw) : v_(raw) {}
-  constexpr Move(Square from, Square to, MoveKind kind = MoveKind::Normal,
-                 PieceType promo = KNIGHT)
+  constexpr Move(Square from, Square to, MoveKind kind = MoveKind::Normal, PieceType promo = KNIGHT)
       : v_(std::uint16_t(from.index() | (to.index() << 6) | ((promo - KNIGHT) << 12) |
                          (int(kind) << 14))) {}
   [[nodiscard]] static constexpr Move none() { return Move(); }
@@ -110,7 +113,9 @@ class Move {
   [[nodiscard]] constexpr Square from() const { return Square(v_ & 63); }
   [[nodiscard]] constexpr Square to() const { return Square((v_ >> 6) & 63); }
   [[nodiscard]] constexpr MoveKind kind() const { return MoveKind(v_ >> 14); }
-  [[nodiscard]] constexpr PieceType promotion() const { return PieceType(((v_ >> 12) & 3) + KNIGHT); }
+  [[nodiscard]] constexpr PieceType promotion() const {
+    return PieceType(((v_ >> 12) & 3) + KNIGHT);
+  }
   [[nodiscard]] constexpr std::uint16_t raw() const { return v_; }
   [[nodiscard]] constexpr bool is_none() const { return v_ == 0; }
   [[nodiscard]] constexpr bool is_ok() const { return from() != to(); }
