@@ -1,0 +1,102 @@
+// Engine: the chess engine without any text I/O. It owns the game position, the transposition
+// table, the search threads and the options, and reports through callbacks. The UCI layer (and
+// any other front end: bench, self-play, tests) drives it through this interface only.
+//
+// Threading: every method is called from one controlling thread. go() returns at once; the
+// search runs on its own threads and calls on_info / on_bestmove from the main search thread.
+// Methods that change shared state (set_hash_mb, set_threads, clear_hash, new_game,
+// set_position) first wait for a running search to finish, so they never race it.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/position.h"
+#include "core/types.h"
+
+namespace tessera {
+
+// What `go` asked for. A field left at its default means "no limit".
+struct SearchLimits {
+  std::optional<std::int64_t> time[2];       // wtime, btime (ms, may be negative)
+  std::int64_t increment[2] = {0, 0};        // winc, binc (ms)
+  int movestogo = 0;                         // 0: sudden death
+  int depth = 0;                             // 0: no depth limit
+  std::uint64_t nodes = 0;                   // 0: no node limit
+  int mate = 0;                              // mate in N moves, 0: not asked
+  std::int64_t movetime = 0;                 // ms, 0: not asked
+  bool infinite = false;
+  bool ponder = false;
+  std::vector<Move> searchmoves;             // empty: all legal moves
+};
+
+enum class Bound : std::uint8_t { None = 0, Upper = 1, Lower = 2, Exact = 3 };
+
+// One `info` report: a finished iteration's line for one MultiPV slot, or the final one.
+struct SearchInfo {
+  int depth = 0;
+  int seldepth = 0;
+  int multipv = 1;
+  int score = 0;             // centipawns from the side to move, or a mate score (see is_mate)
+  bool is_mate = false;
+  int mate_moves = 0;        // when is_mate: moves to mate, negative when being mated
+  Bound bound = Bound::Exact;  // Lower / Upper when the line failed high / low
+  std::uint64_t nodes = 0;
+  std::uint64_t nps = 0;
+  int hashfull = 0;          // per mille
+  std::int64_t time_ms = 0;
+  std::vector<Move> pv;
+};
+
+struct EngineCallbacks {
+  std::function<void(const SearchInfo&)> on_info;
+  // bestmove: Move::none() when the root has no legal move; ponder: Move::none() when unknown.
+  std::function<void(Move best, Move ponder)> on_bestmove;
+  // Free text for the GUI (`info string ...`): warnings, errors.
+  std::function<void(const std::string&)> on_message;
+};
+
+class Engine {
+ public:
+  explicit Engine(EngineCallbacks callbacks);
+  ~Engine();  // stops and joins the search threads
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // ----- Position. set_position plays `moves` (UCI strings) after the FEN and stops at the
+  // first illegal one; returns an error message ("" on success). A bad FEN keeps the old position.
+  [[nodiscard]] std::string set_position(const std::string& fen, const std::vector<std::string>& moves);
+  [[nodiscard]] const Position& position() const;
+  void new_game();  // clears TT and histories
+
+  // ----- Search
+  void go(const SearchLimits& limits);
+  void stop();       // the running search ends and reports bestmove once
+  void ponderhit();  // a ponder search becomes a normal timed search, its clock starting now
+  void wait();       // blocks until the running search (if any) has reported bestmove
+  [[nodiscard]] bool searching() const;
+
+  // ----- Options (each validated; a bad value returns an error message and changes nothing)
+  [[nodiscard]] std::string set_hash_mb(std::size_t mb);
+  [[nodiscard]] std::string set_threads(int n);
+  void clear_hash();
+  void set_multipv(int n);
+  void set_move_overhead_ms(int ms);
+  void set_chess960(bool on);
+  void set_ponder(bool on);  // only informs time management
+
+  // Fixed-depth search of the current position, synchronously: the total node count. Used by
+  // bench; nothing is reported through callbacks except when `report` is true.
+  std::uint64_t search_sync(const SearchLimits& limits, bool report = false);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tessera

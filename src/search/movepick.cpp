@@ -1,0 +1,245 @@
+#include "search/movepick.h"
+
+#include "core/movegen.h"
+
+namespace tessera::search {
+
+MovePicker::MovePicker(const Position& pos, Move table_move, const OrderingContext& ctx,
+                       PickStage first)
+    : pos_(pos), ctx_(ctx), table_move_(table_move), stage_(first) {}
+
+MovePicker MovePicker::main_search(const Position& pos, Move table_move, const OrderingContext& ctx,
+                                   const std::array<Move, 2>& killers, Move counter) {
+  // The table move may come from a colliding position: accept only a legal one.
+  const bool tt_ok = table_move && pos.pseudo_legal(table_move) && pos.legal(table_move);
+  MovePicker mp(pos, tt_ok ? table_move : Move::none(), ctx,
+                tt_ok ? PickStage::TableMove : PickStage::CaptureInit);
+  mp.killers_ = killers;
+  mp.counter_ = counter;
+  return mp;
+}
+
+MovePicker MovePicker::probcut(const Position& pos, Move table_move, const OrderingContext& ctx,
+                               int threshold) {
+  const bool tt_ok = table_move && pos.pseudo_legal(table_move) && pos.legal(table_move) &&
+                     pos.is_noisy(table_move) && pos.see_ge(table_move, threshold);
+  MovePicker mp(pos, tt_ok ? table_move : Move::none(), ctx,
+                tt_ok ? PickStage::ProbCutTableMove : PickStage::ProbCutInit);
+  mp.threshold_ = threshold;
+  return mp;
+}
+
+MovePicker MovePicker::quiescence(const Position& pos, Move table_move,
+                                  const OrderingContext& ctx) {
+  // Outside check quiescence searches noisy moves only, so a quiet table move is ignored.
+  const bool tt_ok = table_move && pos.pseudo_legal(table_move) && pos.legal(table_move) &&
+                     (pos.in_check() || pos.is_noisy(table_move));
+  return MovePicker(pos, tt_ok ? table_move : Move::none(), ctx,
+                    tt_ok ? PickStage::QsTableMove : PickStage::QsCaptureInit);
+}
+
+bool MovePicker::is_refutation(Move m) const {
+  return m == killers_[0] || m == killers_[1] || m == counter_;
+}
+
+// A killer or counter move is tried before generation, so it must be checked here: it must be
+// legal in this position, quiet (noisy moves have their own stages) and not the table move.
+bool MovePicker::usable_refutation(Move m) const {
+  return m && m != table_move_ && !pos_.is_noisy(m) && pos_.pseudo_legal(m) && pos_.legal(m);
+}
+
+void MovePicker::score_captures() {
+  for (int i = cur_; i < end_; ++i) {
+    const Move m = moves_[i].move;
+    const Piece moved = pos_.moved_piece(m);
+    const Piece captured = pos_.captured_piece(m);
+    int victim = captured.is_none() ? 0 : kSeeValue[captured.type()];
+    if (m.kind() == MoveKind::Promotion) victim += kSeeValue[QUEEN];
+    const int hist = ctx_.histories->capture[moved.index()][m.to().index()]
+                                            [captured.is_none() ? int(PAWN) : int(captured.type())];
+    // Most valuable victim first; among equal victims the cheaper attacker, then history.
+    moves_[i].score = 16 * victim - int(moved.type()) + hist / 64;
+  }
+}
+
+void MovePicker::score_quiets() {
+  const Histories& h = *ctx_.histories;
+  const Color us = pos_.side_to_move();
+  for (int i = cur_; i < end_; ++i) {
+    const Move m = moves_[i].move;
+    const int pc = pos_.moved_piece(m).index();
+    const int to = m.to().index();
+    moves_[i].score = h.butterfly[us][m.from().index()][to] + (*ctx_.continuation[0])[pc][to] +
+                      (*ctx_.continuation[1])[pc][to] + (*ctx_.continuation[2])[pc][to] / 2;
+  }
+  // Insertion sort, descending: quiet lists are short and nearly every node that gets here
+  // looks at several of them.
+  for (int i = cur_ + 1; i < end_; ++i) {
+    const ScoredMove x = moves_[i];
+    int j = i;
+    while (j > cur_ && moves_[j - 1].score < x.score) {
+      moves_[j] = moves_[j - 1];
+      --j;
+    }
+    moves_[j] = x;
+  }
+}
+
+MovePicker::ScoredMove MovePicker::pick_best() {
+  int best = cur_;
+  for (int i = cur_ + 1; i < end_; ++i)
+    if (moves_[i].score > moves_[best].score) best = i;
+  std::swap(moves_[cur_], moves_[best]);
+  return moves_[cur_++];
+}
+
+Move MovePicker::next(bool skip_quiets) {
+  while (true) {
+    switch (stage_) {
+      case PickStage::TableMove:
+        stage_ = PickStage::CaptureInit;
+        return table_move_;
+
+      case PickStage::CaptureInit: {
+        std::array<Move, kMaxMoves> buf;
+        const int n = int(generate<GenType::Noisy>(pos_, buf.data()) - buf.data());
+        cur_ = bad_end_ = bad_cur_ = 0;
+        end_ = n;
+        for (int i = 0; i < n; ++i) moves_[i] = {buf[i], 0};
+        score_captures();
+        stage_ = PickStage::GoodCaptures;
+        break;
+      }
+
+      case PickStage::GoodCaptures:
+        while (cur_ < end_) {
+          const ScoredMove sm = pick_best();
+          if (sm.move == table_move_) continue;
+          if (pos_.see_ge(sm.move, 0)) return sm.move;
+          moves_[bad_end_++] = sm;  // cur_ > bad_end_, so this slot is already consumed
+        }
+        stage_ = PickStage::Killer1;
+        break;
+
+      case PickStage::Killer1:
+        stage_ = PickStage::Killer2;
+        if (!skip_quiets && usable_refutation(killers_[0])) return killers_[0];
+        break;
+
+      case PickStage::Killer2:
+        stage_ = PickStage::Counter;
+        if (!skip_quiets && killers_[1] != killers_[0] && usable_refutation(killers_[1]))
+          return killers_[1];
+        break;
+
+      case PickStage::Counter:
+        stage_ = PickStage::QuietInit;
+        if (!skip_quiets && counter_ != killers_[0] && counter_ != killers_[1] &&
+            usable_refutation(counter_))
+          return counter_;
+        break;
+
+      case PickStage::QuietInit: {
+        stage_ = PickStage::Quiets;
+        if (skip_quiets) {
+          cur_ = end_ = bad_end_;
+          break;
+        }
+        std::array<Move, kMaxMoves> buf;
+        const int n = int(generate<GenType::Quiet>(pos_, buf.data()) - buf.data());
+        cur_ = bad_end_;
+        end_ = cur_ + n;
+        for (int i = 0; i < n; ++i) moves_[cur_ + i] = {buf[i], 0};
+        score_quiets();
+        break;
+      }
+
+      case PickStage::Quiets:
+        while (!skip_quiets && cur_ < end_) {
+          const Move m = moves_[cur_++].move;
+          if (m == table_move_ || is_refutation(m)) continue;
+          return m;
+        }
+        stage_ = PickStage::BadCaptures;
+        break;
+
+      case PickStage::BadCaptures:
+        while (bad_cur_ < bad_end_) {
+          const Move m = moves_[bad_cur_++].move;
+          if (m != table_move_) return m;
+        }
+        stage_ = PickStage::Done;
+        break;
+
+      case PickStage::ProbCutTableMove:
+        stage_ = PickStage::ProbCutInit;
+        return table_move_;
+
+      case PickStage::ProbCutInit: {
+        std::array<Move, kMaxMoves> buf;
+        const int n = int(generate<GenType::Noisy>(pos_, buf.data()) - buf.data());
+        cur_ = 0;
+        end_ = n;
+        for (int i = 0; i < n; ++i) moves_[i] = {buf[i], 0};
+        score_captures();
+        stage_ = PickStage::ProbCutCaptures;
+        break;
+      }
+
+      case PickStage::ProbCutCaptures:
+        while (cur_ < end_) {
+          const ScoredMove sm = pick_best();
+          if (sm.move != table_move_ && pos_.see_ge(sm.move, threshold_)) return sm.move;
+        }
+        stage_ = PickStage::Done;
+        break;
+
+      case PickStage::QsTableMove:
+        stage_ = PickStage::QsCaptureInit;
+        return table_move_;
+
+      case PickStage::QsCaptureInit: {
+        std::array<Move, kMaxMoves> buf;
+        const int n = int(generate<GenType::Noisy>(pos_, buf.data()) - buf.data());
+        cur_ = 0;
+        end_ = n;
+        for (int i = 0; i < n; ++i) moves_[i] = {buf[i], 0};
+        score_captures();
+        stage_ = PickStage::QsCaptures;
+        break;
+      }
+
+      case PickStage::QsCaptures:
+        while (cur_ < end_) {
+          const ScoredMove sm = pick_best();
+          if (sm.move != table_move_) return sm.move;
+        }
+        stage_ = pos_.in_check() ? PickStage::QsQuietInit : PickStage::Done;
+        break;
+
+      case PickStage::QsQuietInit: {
+        std::array<Move, kMaxMoves> buf;
+        const int n = int(generate<GenType::Quiet>(pos_, buf.data()) - buf.data());
+        cur_ = 0;
+        end_ = n;
+        for (int i = 0; i < n; ++i) moves_[i] = {buf[i], 0};
+        score_quiets();
+        stage_ = PickStage::QsQuiets;
+        break;
+      }
+
+      case PickStage::QsQuiets:
+        while (cur_ < end_) {
+          const Move m = moves_[cur_++].move;
+          if (m != table_move_) return m;
+        }
+        stage_ = PickStage::Done;
+        break;
+
+      case PickStage::Done:
+        return Move::none();
+    }
+  }
+}
+
+}  // namespace tessera::search

@@ -1,0 +1,102 @@
+// Staged move picker: hands out the moves of a node one at a time, best guesses first, and
+// generates each group of moves only when the previous ones failed to cut the node off.
+//
+// Policy. Main search order: the table move; captures and queen promotions that do not lose
+// material (SEE >= 0), best victim first; the two killers; the counter move; the remaining
+// quiet moves ordered by butterfly and continuation history; and last the losing captures.
+// Quiescence: the table move if it is noisy, then every noisy move by victim value; when the
+// side to move is in check, every evasion (noisy ones first). ProbCut: the noisy moves whose
+// static exchange reaches a threshold. Moves from the generator are
+// legal; table, killer and counter moves come from other positions, so they are emitted only
+// after Position::pseudo_legal and Position::legal accept them, and every move is emitted at
+// most once.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "core/position.h"
+#include "search/history.h"
+
+namespace tessera::search {
+
+enum class PickStage : std::uint8_t {
+  // Main search
+  TableMove,
+  CaptureInit,
+  GoodCaptures,
+  Killer1,
+  Killer2,
+  Counter,
+  QuietInit,
+  Quiets,
+  BadCaptures,
+  // Quiescence
+  QsTableMove,
+  QsCaptureInit,
+  QsCaptures,
+  QsQuietInit,  // only in check: the quiet evasions
+  QsQuiets,
+  // ProbCut
+  ProbCutTableMove,
+  ProbCutInit,
+  ProbCutCaptures,
+  Done,
+};
+
+// The history tables a picker reads, for the side to move at one node.
+struct OrderingContext {
+  const Histories* histories = nullptr;
+  // Continuation tables of the moves 1, 2 and 4 plies earlier (never null: sentinel if none).
+  std::array<const PieceToHistory*, 3> continuation{};
+};
+
+class MovePicker {
+ public:
+  [[nodiscard]] static MovePicker main_search(const Position& pos, Move table_move,
+                                              const OrderingContext& ctx,
+                                              const std::array<Move, 2>& killers, Move counter);
+  // Noisy moves whose static exchange wins at least `threshold`, table move first.
+  [[nodiscard]] static MovePicker probcut(const Position& pos, Move table_move,
+                                          const OrderingContext& ctx, int threshold);
+  [[nodiscard]] static MovePicker quiescence(const Position& pos, Move table_move,
+                                             const OrderingContext& ctx);
+
+  // The next move, or Move::none() when the node has no more. With `skip_quiets` the quiet
+  // stages (killers, counter, quiets) are passed over: late-move pruning has begun.
+  [[nodiscard]] Move next(bool skip_quiets = false);
+  [[nodiscard]] PickStage stage() const { return stage_; }
+
+  MovePicker(const MovePicker&) = delete;
+  MovePicker& operator=(const MovePicker&) = delete;
+  MovePicker(MovePicker&&) = default;
+
+ private:
+  struct ScoredMove {
+    Move move;
+    int score;
+  };
+
+  MovePicker(const Position& pos, Move table_move, const OrderingContext& ctx, PickStage first);
+  [[nodiscard]] bool usable_refutation(Move m) const;
+  [[nodiscard]] bool is_refutation(Move m) const;
+  void score_captures();
+  void score_quiets();
+  // Moves the best-scored move of [cur_, end_) to cur_ and returns it.
+  [[nodiscard]] ScoredMove pick_best();
+
+  const Position& pos_;
+  OrderingContext ctx_;
+  Move table_move_;
+  std::array<Move, 2> killers_{};
+  Move counter_;
+  PickStage stage_;
+  int cur_ = 0;
+  int end_ = 0;
+  int bad_end_ = 0;  // losing captures are parked in [0, bad_end_)
+  int bad_cur_ = 0;
+  int threshold_ = 0;  // ProbCut: the minimum static exchange
+  std::array<ScoredMove, kMaxMoves> moves_;
+};
+
+}  // namespace tessera::search

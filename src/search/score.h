@@ -1,0 +1,37 @@
+// Search scores: centipawns from the side to move, with mate scores at the ends of the range.
+//
+// A mate found `ply` plies below the root scores kMate - ply (mating) or -kMate + ply (being
+// mated), so shorter mates score higher. Every score, mates included, fits in an int16, which is
+// how the transposition table stores it. Scores in the table are relative to the node that
+// stored them (see tt.h), everything else is relative to the root.
+#pragma once
+
+#include "core/types.h"
+
+namespace tessera::search {
+
+inline constexpr int kDraw = 0;
+inline constexpr int kMate = 32000;
+inline constexpr int kInfinite = 32001;
+inline constexpr int kNone = 32002;  // "no score": never a real search result
+// Any score at least this large is a mate found inside the search horizon.
+inline constexpr int kMateInMaxPly = kMate - kMaxPly;
+inline constexpr int kMatedInMaxPly = -kMateInMaxPly;
+// Static evaluations are clamped below the mate range so they can never pose as a mate.
+inline constexpr int kMaxEval = kMateInMaxPly - 1;
+
+static_assert(kNone < 32767, "every score must fit in an int16");
+
+[[nodiscard]] constexpr int mate_in(int ply) { return kMate - ply; }
+[[nodiscard]] constexpr int mated_in(int ply) { return -kMate + ply; }
+[[nodiscard]] constexpr bool is_mate_score(int s) {
+  return s >= kMateInMaxPly || s <= kMatedInMaxPly;
+}
+
+// Mate in n moves (n > 0 when the side to move mates, n < 0 when it is mated) for a mate score:
+// a mate in `plies` plies is (plies + 1) / 2 moves.
+[[nodiscard]] constexpr int mate_moves(int s) {
+  return s > 0 ? (kMate - s + 1) / 2 : -((kMate + s + 1) / 2);
+}
+
+}  // namespace tessera::search

@@ -1,0 +1,744 @@
+#include "search/search.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/movegen.h"
+#include "eval/evaluate.h"
+#include "search/movepick.h"
+
+namespace tessera::search {
+
+namespace {
+// Drafts stored by the quiescence search: below every main-search draft, so that a main-search
+// probe never takes a quiescence result for a real search.
+constexpr int kDepthQsCheck = 0;
+constexpr int kDepthQs = -1;
+}  // namespace
+
+std::uint64_t SharedState::total_nodes() const {
+  std::uint64_t n = 0;
+  if (workers != nullptr)
+    for (const auto& w : *workers) n += w->nodes();
+  return n;
+}
+
+std::int64_t SharedState::elapsed_ms() const {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - go_time).count();
+}
+
+std::int64_t SharedState::budget_elapsed_ms() const {
+  const std::int64_t now_ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
+  return (now_ns - budget_start_ns.load(std::memory_order_relaxed)) / 1'000'000;
+}
+
+std::vector<Move> legal_prefix(const Position& pos, const std::vector<Move>& line) {
+  std::vector<Move> out;
+  Position p = pos;
+  for (const Move m : line) {
+    if (!m || !p.pseudo_legal(m) || !p.legal(m)) break;
+    out.push_back(m);
+    p.make_move(m);
+  }
+  return out;
+}
+
+Worker::Worker(int id, SharedState& shared)
+    : id_(id),
+      shared_(shared),
+      histories_(std::make_unique<Histories>()),
+      pv_(std::make_unique<std::array<std::array<Move, kMaxPly + 1>, kMaxPly + 1>>()) {
+  histories_->clear();
+  // Late-move reductions grow with the logarithms of both depth and move number: late moves
+  // at high depth are rarely best, and the reduction shrinks again if they prove otherwise.
+  for (int d = 1; d < 64; ++d)
+    for (int m = 1; m < 64; ++m)
+      reductions_[d][m] = std::int8_t(0.75 + std::log(double(d)) * std::log(double(m)) / 2.25);
+}
+
+Worker::~Worker() = default;
+
+void Worker::clear_histories() { histories_->clear(); }
+
+void Worker::prepare(const Position& root, const std::vector<Move>& searchmoves) {
+  pos_.emplace(root);
+  root_moves_.clear();
+  const MoveList<GenType::All> legal(root);
+  for (const Move m : legal)
+    if (searchmoves.empty() ||
+        std::find(searchmoves.begin(), searchmoves.end(), m) != searchmoves.end())
+      root_moves_.emplace_back(m);
+  // searchmoves naming no legal move is treated as absent: a move must always come back.
+  if (root_moves_.empty())
+    for (const Move m : legal) root_moves_.emplace_back(m);
+
+  // Put the table move first, so that even a search stopped at once answers a sensible move.
+  const TTProbe probe = shared_.tt->probe(root.key());
+  if (probe.hit && probe.data.move) {
+    const auto it = std::find_if(root_moves_.begin(), root_moves_.end(),
+                                 [&](const RootMove& rm) { return rm.move == probe.data.move; });
+    if (it != root_moves_.end()) std::rotate(root_moves_.begin(), it, it + 1);
+  }
+
+  nodes_.store(0, std::memory_order_relaxed);
+  limit_check_countdown_ = 0;
+  seldepth_ = root_depth_ = completed_depth_ = 0;
+  pv_idx_ = 0;
+  nmp_min_ply_ = 0;
+  best_move_changes_ = 0;
+  previous_iteration_score_ = kNone;
+  previous_best_ = Move::none();
+  best_move_stable_iterations_ = 0;
+}
+
+void Worker::count_node() {
+  nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+
+// Main thread only: stops the search when a node or hard time limit is reached. Checked every
+// so many nodes; with a node limit often enough to overshoot it by little.
+void Worker::check_limits() {
+  if (--limit_check_countdown_ > 0) return;
+  const SearchLimits& limits = shared_.limits;
+  limit_check_countdown_ =
+      limits.nodes ? int(std::clamp<std::uint64_t>(limits.nodes / 1024, 1, 1024)) : 1024;
+  if (limits.nodes && shared_.total_nodes() >= limits.nodes) {
+    shared_.stop.store(true, std::memory_order_relaxed);
+    return;
+  }
+  // Until depth 1 is complete there is no searched move to play: a depth-1 search is cheap.
+  if (completed_depth_ < 1 || !shared_.time.enabled() ||
+      shared_.pondering.load(std::memory_order_relaxed))
+    return;
+  if (shared_.budget_elapsed_ms() >= shared_.time.maximum_ms())
+    shared_.stop.store(true, std::memory_order_relaxed);
+}
+
+int Worker::reduction(bool improving, int depth, int move_count) const {
+  const int r = reductions_[std::min(depth, 63)][std::min(move_count, 63)];
+  return r + (!improving && r > 1);
+}
+
+void Worker::update_pv(int ply, Move m) {
+  auto& table = *pv_;
+  table[ply][ply] = m;
+  const int child_len = pv_length_[ply + 1];
+  for (int i = ply + 1; i < child_len; ++i) table[ply][i] = table[ply + 1][i];
+  pv_length_[ply] = std::max(child_len, ply + 1);
+}
+
+RootMove* Worker::find_root_move(Move m) {
+  for (auto& rm : root_moves_)
+    if (rm.move == m) return &rm;
+  return nullptr;
+}
+
+bool Worker::root_move_searchable(Move m) const {
+  for (std::size_t i = pv_idx_; i < root_moves_.size(); ++i)
+    if (root_moves_[i].move == m) return true;
+  return false;
+}
+
+void Worker::update_continuation(StackEntry* ss, Piece pc, Square to, int bonus) {
+  // The moves 1, 2 and 4 plies back; a null move (or none) breaks the chain.
+  for (const int back : {1, 2, 4}) {
+    const StackEntry* prev = ss - back;
+    if (!prev->current_move.is_ok()) break;
+    (*prev->continuation)[pc.index()][to.index()].update(back == 4 ? bonus / 2 : bonus);
+  }
+}
+
+void Worker::update_quiet_stats(StackEntry* ss, Move m, int bonus) {
+  const Position& pos = *pos_;
+  const Piece pc = pos.moved_piece(m);
+  histories_->butterfly[pos.side_to_move()][m.from().index()][m.to().index()].update(bonus);
+  update_continuation(ss, pc, m.to(), bonus);
+}
+
+template <Worker::NodeType NT>
+int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss) {
+  constexpr bool pv_node = NT != NodeType::NonPV;
+  constexpr bool root = NT == NodeType::Root;
+  Position& pos = *pos_;
+
+  // Step 1. At the horizon, resolve captures in the quiescence search
+  constexpr NodeType kQsType = pv_node ? NodeType::PV : NodeType::NonPV;
+  if (depth <= 0) return qsearch<kQsType>(alpha, beta, ss);
+  depth = std::min(depth, kMaxPly - 1);
+
+  // Step 2. Initialise the node
+  const int ply = ss->ply;
+  pv_length_[ply] = ply;
+  count_node();
+  if (is_main()) check_limits();
+  seldepth_ = std::max(seldepth_, ply + 1);
+  const bool in_check = pos.in_check();
+  ss->in_check = in_check;
+  ss->move_count = 0;
+  (ss + 1)->excluded_move = Move::none();
+  (ss + 2)->killers = {};
+  const Move excluded = ss->excluded_move;
+  const Color us = pos.side_to_move();
+
+  if constexpr (!root) {
+    // Step 3. Aborted search, draws and the maximum ply
+    if (shared_.stop.load(std::memory_order_relaxed)) return 0;
+    if (pos.is_draw(ply)) return kDraw;
+    if (ply >= kMaxPly - 1) return in_check ? kDraw : evaluate(pos);
+
+    // Step 4. Mate distance pruning: no line from here can beat a mate already found closer
+    // to the root.
+    alpha = std::max(mated_in(ply), alpha);
+    beta = std::min(mate_in(ply + 1), beta);
+    if (alpha >= beta) return alpha;
+  }
+
+  // Step 5. Transposition table lookup
+  const Key key = pos.key();
+  TTProbe tt{};
+  if (!excluded) tt = shared_.tt->probe(key);
+  const int tt_score = tt.hit ? score_from_tt(tt.data.score, ply, pos.rule50()) : int(kNone);
+  Move tt_move = root ? root_moves_[pv_idx_].move : tt.hit ? tt.data.move : Move::none();
+  // A table move may belong to another position with the same 16-bit check: verify it.
+  if (!root && tt_move && !(pos.pseudo_legal(tt_move) && pos.legal(tt_move)))
+    tt_move = Move::none();
+  const bool tt_capture = tt_move && pos.is_noisy(tt_move);
+
+  if (!pv_node && !excluded && tt.hit && tt.data.depth >= depth && tt_score != kNone &&
+      (int(tt.data.bound) & int(tt_score >= beta ? Bound::Lower : Bound::Upper)) &&
+      pos.rule50() < 90)  // near the fifty-move draw a stored score may be stale
+    return tt_score;
+
+  // Step 6. Static evaluation, refined by the table score when its bound allows
+  int eval = kNone;
+  int raw_eval = kNone;
+  bool improving = false;
+  if (in_check) {
+    ss->static_eval = kNone;
+  } else {
+    raw_eval = evaluate(pos);
+    ss->static_eval = eval = corrected_eval(*histories_, us, pos.pawn_key(), raw_eval);
+    if (tt.hit && tt_score != kNone &&
+        (int(tt.data.bound) & int(tt_score > eval ? Bound::Lower : Bound::Upper)))
+      eval = tt_score;
+    if ((ss - 2)->static_eval != kNone)
+      improving = ss->static_eval > (ss - 2)->static_eval;
+    else if ((ss - 4)->static_eval != kNone)
+      improving = ss->static_eval > (ss - 4)->static_eval;
+    else
+      improving = true;
+  }
+
+  const bool can_prune_node = !pv_node && !in_check && !excluded;
+
+  // Step 7. Razoring: far below alpha at low depth, only captures could save the node
+  if (can_prune_node && depth <= 3 && eval + 250 * depth < alpha) {
+    const int v = qsearch<NodeType::NonPV>(alpha, alpha + 1, ss);
+    if (v <= alpha) return v;
+  }
+
+  // Step 8. Reverse futility pruning: so far above beta that a quiet move will not fall back
+  if (can_prune_node && depth <= 8 && eval < kMateInMaxPly && beta > kMatedInMaxPly &&
+      eval - (improving ? 60 : 85) * depth >= beta)
+    return (eval + beta) / 2;
+
+  // Step 9. Null-move pruning: if passing still fails high, a real move will too. Skipped
+  // with only king and pawns, where zugzwang is common, and verified at high depth.
+  if (can_prune_node && (ss - 1)->current_move != Move::null() && eval >= beta &&
+      ss->static_eval >= beta && depth >= 3 && ply >= nmp_min_ply_ &&
+      pos.has_non_pawn_material(us) && beta > kMatedInMaxPly) {
+    const int r = 4 + depth / 4 + std::min((eval - beta) / 200, 3);
+    ss->current_move = Move::null();
+    ss->moved_piece = Piece::none();
+    ss->continuation = &histories_->sentinel;
+    pos.make_null_move();
+    const int v = -search<NodeType::NonPV>(-beta, -beta + 1, depth - r, !cut_node, ss + 1);
+    pos.unmake_null_move();
+    if (shared_.stop.load(std::memory_order_relaxed)) return 0;
+    if (v >= beta && v < kMateInMaxPly) {
+      if (depth < 14 || nmp_min_ply_ != 0) return v;
+      // Verification: search again without null moves for the next plies.
+      nmp_min_ply_ = ply + 3 * (depth - r) / 4;
+      const int w = search<NodeType::NonPV>(beta - 1, beta, depth - r, false, ss);
+      nmp_min_ply_ = 0;
+      if (w >= beta) return v;
+    }
+  }
+
+  // Step 10. ProbCut: a capture that beats beta by a margin in a shallow search will very
+  // likely beat beta in the full one too.
+  const int probcut_beta = beta + 200 - 50 * improving;
+  if (can_prune_node && depth >= 5 && std::abs(beta) < kMateInMaxPly &&
+      !(tt.hit && tt.data.depth >= depth - 3 && tt_score != kNone && tt_score < probcut_beta)) {
+    OrderingContext pc_ctx;
+    pc_ctx.histories = histories_.get();
+    pc_ctx.continuation = {(ss - 1)->continuation, (ss - 2)->continuation, (ss - 4)->continuation};
+    MovePicker pc = MovePicker::probcut(pos, tt_move, pc_ctx, probcut_beta - ss->static_eval);
+    while (const Move m = pc.next()) {
+      const Piece moved = pos.moved_piece(m);
+      shared_.tt->prefetch(pos.key_after(m));
+      ss->current_move = m;
+      ss->moved_piece = moved;
+      ss->continuation = &histories_->continuation[moved.index()][m.to().index()];
+      pos.make_move(m);
+      // A quick capture search first; only if it holds, the reduced full search.
+      int v = -qsearch<NodeType::NonPV>(-probcut_beta, -probcut_beta + 1, ss + 1);
+      if (v >= probcut_beta)
+        v = -search<NodeType::NonPV>(-probcut_beta, -probcut_beta + 1, depth - 4, !cut_node,
+                                     ss + 1);
+      pos.unmake_move(m);
+      if (shared_.stop.load(std::memory_order_relaxed)) return 0;
+      if (v >= probcut_beta) {
+        tt.writer.write(key, score_to_tt(v, ply), depth - 3, Bound::Lower, m);
+        return v;
+      }
+    }
+  }
+
+  // Step 11. Internal iterative reduction: without a table move this node was never searched
+  // well; search it shallower now, the next iteration will find it in the table.
+  if ((pv_node || cut_node) && !root && depth >= 4 && !tt_move) depth -= 1;
+
+  // Step 12. The move loop
+  const Move prev_move = (ss - 1)->current_move;
+  const Move counter =
+      prev_move.is_ok() ? histories_->counter[(ss - 1)->moved_piece.index()][prev_move.to().index()]
+                        : Move::none();
+  OrderingContext ctx;
+  ctx.histories = histories_.get();
+  ctx.continuation = {(ss - 1)->continuation, (ss - 2)->continuation, (ss - 4)->continuation};
+  MovePicker picker = MovePicker::main_search(pos, tt_move, ctx, ss->killers, counter);
+
+  std::array<Move, 64> quiets_tried;
+  std::array<Move, 32> captures_tried;
+  int quiet_count = 0;
+  int capture_count = 0;
+  int move_count = 0;
+  int best_score = -kInfinite;
+  Move best_move = Move::none();
+  bool skip_quiets = false;
+
+  while (const Move m = picker.next(skip_quiets)) {
+    if (m == excluded) continue;
+    if (root && !root_move_searchable(m)) continue;
+    ss->move_count = ++move_count;
+
+    const bool capture = pos.is_noisy(m);
+    const bool gives_check = pos.gives_check(m);
+    const Piece moved = pos.moved_piece(m);
+    const int to = m.to().index();
+    int new_depth = depth - 1;
+    const int history = capture ? 0
+                                : int(histories_->butterfly[us][m.from().index()][to]) +
+                                      (*ctx.continuation[0])[moved.index()][to] +
+                                      (*ctx.continuation[1])[moved.index()][to];
+
+    // Step 13. Pruning at shallow depth, once a line that avoids being mated exists
+    if (!root && best_score > kMatedInMaxPly && pos.has_non_pawn_material(us)) {
+      const int lmr_depth = std::max(new_depth - reduction(improving, depth, move_count), 0);
+      // Late-move pruning: after enough moves the remaining quiet ones are not worth trying,
+      // except checks, which may be the start of a mating attack.
+      if (!capture && !gives_check && move_count >= (3 + depth * depth) / (2 - improving)) {
+        skip_quiets = depth <= 2;  // at the lowest depths skip their generation too
+        continue;
+      }
+      if (capture || gives_check) {
+        // Futility pruning of captures: even winning this piece leaves the node below alpha.
+        if (capture && !gives_check && !in_check && lmr_depth < 7 &&
+            m.kind() != MoveKind::Promotion) {
+          const Piece victim = pos.captured_piece(m);
+          if (ss->static_eval + 200 + 150 * lmr_depth +
+                  (victim.is_none() ? 0 : piece_value(victim.type())) <=
+              alpha)
+            continue;
+        }
+        // SEE pruning of captures and checks that lose too much material.
+        if (depth <= 8 && !pos.see_ge(m, -100 * depth)) continue;
+      } else {
+        // Quiet moves with a bad history record at low depth.
+        if (lmr_depth < 4 && history < -3500 * depth) continue;
+        // Futility pruning: even a good quiet move will not lift the score to alpha.
+        if (!in_check && lmr_depth < 9 && ss->static_eval + 100 + 110 * lmr_depth <= alpha)
+          continue;
+        // SEE pruning of quiets that hang material.
+        if (!pos.see_ge(m, -30 * lmr_depth * lmr_depth)) continue;
+      }
+    }
+
+    // Step 14. Extensions
+    int extension = 0;
+    if (!root && ply < 2 * root_depth_) {
+      // Singular extension: when the table move is much better than every alternative, it
+      // deserves a deeper look; when several moves beat beta, the node is cut off at once.
+      if (m == tt_move && !excluded && depth >= 8 && tt.hit &&
+          (int(tt.data.bound) & int(Bound::Lower)) && tt.data.depth >= depth - 3 &&
+          std::abs(tt_score) < kMateInMaxPly) {
+        const int singular_beta = tt_score - 2 * depth;
+        ss->excluded_move = m;
+        const int v = search<NodeType::NonPV>(singular_beta - 1, singular_beta, (depth - 1) / 2,
+                                              cut_node, ss);
+        ss->excluded_move = Move::none();
+        ss->move_count = move_count;
+        if (shared_.stop.load(std::memory_order_relaxed)) return 0;
+        if (v < singular_beta)
+          extension = 1;
+        else if (singular_beta >= beta)
+          return singular_beta;
+        else if (tt_score >= beta)
+          extension = -1;
+      } else if (gives_check && pos.see_ge(m, 0)) {
+        // Check extension: forcing lines are cheap to search and often decisive.
+        extension = 1;
+      }
+    }
+    new_depth += extension;
+
+    // Step 15. Make the move (fetching the child's table cluster first)
+    shared_.tt->prefetch(pos.key_after(m));
+    ss->current_move = m;
+    ss->moved_piece = moved;
+    ss->continuation = &histories_->continuation[moved.index()][to];
+    const bool bad_capture = capture && picker.stage() == PickStage::BadCaptures;
+    pos.make_move(m);
+
+    // Step 16. Late move reductions, then principal variation search
+    int score = -kInfinite;
+    if (depth >= 2 && move_count > 1 + int(root) && (!capture || bad_capture)) {
+      int r = reduction(improving, depth, move_count);
+      if (pv_node) r -= 1;
+      if (cut_node) r += 1;
+      if (tt_capture && !capture) r += 1;
+      if (m == ss->killers[0] || m == ss->killers[1] || m == counter) r -= 1;
+      if (!capture) r -= std::clamp(history / 8000, -2, 2);
+      const int d = std::clamp(new_depth - r, 1, new_depth);
+      score = -search<NodeType::NonPV>(-alpha - 1, -alpha, d, true, ss + 1);
+      if (score > alpha && d < new_depth)
+        score = -search<NodeType::NonPV>(-alpha - 1, -alpha, new_depth, !cut_node, ss + 1);
+    } else if (!pv_node || move_count > 1) {
+      score = -search<NodeType::NonPV>(-alpha - 1, -alpha, new_depth, !cut_node, ss + 1);
+    }
+    if (pv_node && (move_count == 1 || (score > alpha && (root || score < beta))))
+      score = -search<NodeType::PV>(-beta, -alpha, new_depth, false, ss + 1);
+
+    pos.unmake_move(m);
+
+    // Step 17. A stopped search returns garbage: discard it before it reaches any table
+    if (shared_.stop.load(std::memory_order_relaxed)) return 0;
+
+    if constexpr (root) {
+      RootMove* rm = find_root_move(m);
+      if (move_count == 1 || score > alpha) {
+        rm->score = score;
+        rm->display_score = score;
+        rm->seldepth = seldepth_;
+        rm->bound = score >= beta ? Bound::Lower : score <= alpha ? Bound::Upper : Bound::Exact;
+        rm->pv.assign(1, m);
+        for (int i = ply + 1; i < pv_length_[ply + 1]; ++i) rm->pv.push_back((*pv_)[ply + 1][i]);
+        if (move_count > 1 && is_main() && pv_idx_ == 0) best_move_changes_ += 1;
+      } else {
+        rm->score = -kInfinite;  // only an upper bound: keeps its place behind proven moves
+      }
+    }
+
+    // Step 18. Best move so far
+    if (score > best_score) {
+      best_score = score;
+      if (score > alpha) {
+        best_move = m;
+        if (pv_node) update_pv(ply, m);
+        if (score >= beta) break;
+        alpha = score;
+      }
+    }
+    if (m != best_move) {
+      if (capture && capture_count < int(captures_tried.size()))
+        captures_tried[capture_count++] = m;
+      else if (!capture && quiet_count < int(quiets_tried.size()))
+        quiets_tried[quiet_count++] = m;
+    }
+  }
+
+  // Step 19. No move searched: checkmate or stalemate (or only the excluded move)
+  if (move_count == 0) {
+    best_score = excluded ? alpha : in_check ? mated_in(ply) : kDraw;
+  } else if (best_move) {
+    // Step 20. Reward the move that proved best, punish those tried before it
+    const int bonus = history_bonus(depth);
+    if (!pos.is_noisy(best_move)) {
+      if (ss->killers[0] != best_move) {
+        ss->killers[1] = ss->killers[0];
+        ss->killers[0] = best_move;
+      }
+      if (prev_move.is_ok())
+        histories_->counter[(ss - 1)->moved_piece.index()][prev_move.to().index()] = best_move;
+      update_quiet_stats(ss, best_move, bonus);
+      for (int i = 0; i < quiet_count; ++i) update_quiet_stats(ss, quiets_tried[i], -bonus);
+    } else {
+      const Piece captured = pos.captured_piece(best_move);
+      histories_
+          ->capture[pos.moved_piece(best_move).index()][best_move.to().index()]
+                   [captured.is_none() ? int(PAWN) : int(captured.type())]
+          .update(bonus);
+    }
+    for (int i = 0; i < capture_count; ++i) {
+      const Move c = captures_tried[i];
+      const Piece captured = pos.captured_piece(c);
+      histories_
+          ->capture[pos.moved_piece(c).index()][c.to().index()]
+                   [captured.is_none() ? int(PAWN) : int(captured.type())]
+          .update(-bonus);
+    }
+  }
+
+  const Bound bound = best_score >= beta       ? Bound::Lower
+                      : (pv_node && best_move) ? Bound::Exact
+                                               : Bound::Upper;
+
+  // Step 21. Learn how wrong the static evaluation was, when the result says so reliably: not
+  // in check, not decided by a capture, and not a bound on the wrong side of the evaluation.
+  if (!in_check && !excluded && !is_mate_score(best_score) &&
+      !(best_move && pos.is_noisy(best_move)) &&
+      !(bound == Bound::Lower && best_score <= ss->static_eval) &&
+      !(bound == Bound::Upper && best_score >= ss->static_eval))
+    update_correction(*histories_, us, pos.pawn_key(), best_score - raw_eval, depth);
+
+  // Step 22. Store the result (not for a partial root search of a secondary MultiPV line)
+  if (!excluded && !(root && pv_idx_ > 0))
+    tt.writer.write(key, score_to_tt(best_score, ply), depth, bound, best_move);
+  return best_score;
+}
+
+template <Worker::NodeType NT>
+int Worker::qsearch(int alpha, int beta, StackEntry* ss) {
+  constexpr bool pv_node = NT == NodeType::PV;
+  Position& pos = *pos_;
+
+  // Step 1. Initialise the node
+  const int ply = ss->ply;
+  pv_length_[ply] = ply;
+  count_node();
+  if (is_main()) check_limits();
+  seldepth_ = std::max(seldepth_, ply + 1);
+  const bool in_check = pos.in_check();
+
+  // Step 2. Aborted search, draws and the maximum ply
+  if (shared_.stop.load(std::memory_order_relaxed)) return 0;
+  if (pos.is_draw(ply)) return kDraw;
+  if (ply >= kMaxPly - 1) return in_check ? kDraw : evaluate(pos);
+
+  // Step 3. Transposition table lookup (any stored depth suffices here)
+  const Key key = pos.key();
+  const TTProbe tt = shared_.tt->probe(key);
+  const int tt_score = tt.hit ? score_from_tt(tt.data.score, ply, pos.rule50()) : int(kNone);
+  if (!pv_node && tt.hit && tt_score != kNone && tt.data.depth >= kDepthQs &&
+      (int(tt.data.bound) & int(tt_score >= beta ? Bound::Lower : Bound::Upper)))
+    return tt_score;
+
+  // Step 4. Stand pat: outside check the side to move may decline every capture
+  int best_score = -kInfinite;
+  int futility_base = -kInfinite;
+  if (!in_check) {
+    const int static_eval =
+        corrected_eval(*histories_, pos.side_to_move(), pos.pawn_key(), evaluate(pos));
+    best_score = static_eval;
+    // The table score is a better estimate, but in PV nodes standing pat on it would cut the
+    // principal variation short.
+    if (!pv_node && tt.hit && tt_score != kNone &&
+        (int(tt.data.bound) & int(tt_score > static_eval ? Bound::Lower : Bound::Upper)))
+      best_score = tt_score;
+    if (best_score >= beta) {
+      if (!tt.hit)
+        tt.writer.write(key, score_to_tt(best_score, ply), kDepthQs, Bound::Lower, Move::none());
+      return best_score;
+    }
+    alpha = std::max(alpha, best_score);
+    futility_base = static_eval + 150;
+  }
+
+  // Step 5. Captures and queen promotions; every evasion when in check
+  OrderingContext ctx;
+  ctx.histories = histories_.get();
+  ctx.continuation = {(ss - 1)->continuation, (ss - 2)->continuation, (ss - 4)->continuation};
+  MovePicker picker = MovePicker::quiescence(pos, tt.hit ? tt.data.move : Move::none(), ctx);
+  Move best_move = Move::none();
+  int move_count = 0;
+
+  while (const Move m = picker.next()) {
+    ++move_count;
+    const bool gives_check = pos.gives_check(m);
+
+    // Step 6. Futility and SEE pruning (never when in check: every evasion counts)
+    if (!in_check && best_score > kMatedInMaxPly) {
+      if (!gives_check && m.kind() != MoveKind::Promotion) {
+        const Piece captured = pos.captured_piece(m);
+        const int futility_value =
+            futility_base + (captured.is_none() ? 0 : piece_value(captured.type()));
+        if (futility_value <= alpha) {
+          best_score = std::max(best_score, futility_value);
+          continue;
+        }
+        if (futility_base <= alpha && !pos.see_ge(m, 1)) {
+          best_score = std::max(best_score, futility_base);
+          continue;
+        }
+      }
+      if (!pos.see_ge(m, 0)) continue;
+    }
+
+    // Step 7. Make, search and unmake the move
+    shared_.tt->prefetch(pos.key_after(m));
+    const Piece moved = pos.moved_piece(m);
+    ss->current_move = m;
+    ss->moved_piece = moved;
+    ss->continuation = &histories_->continuation[moved.index()][m.to().index()];
+    pos.make_move(m);
+    const int score = -qsearch<NT>(-beta, -alpha, ss + 1);
+    pos.unmake_move(m);
+    if (shared_.stop.load(std::memory_order_relaxed)) return 0;
+
+    // Step 8. Best move so far
+    if (score > best_score) {
+      best_score = score;
+      if (score > alpha) {
+        best_move = m;
+        if (pv_node) update_pv(ply, m);
+        if (score >= beta) break;
+        alpha = score;
+      }
+    }
+  }
+
+  // Step 9. In check with no legal move: checkmate
+  if (in_check && move_count == 0) return mated_in(ply);
+
+  // Step 10. Store the result
+  tt.writer.write(key, score_to_tt(best_score, ply), in_check ? kDepthQsCheck : kDepthQs,
+                  best_score >= beta ? Bound::Lower : Bound::Upper, best_move);
+  return best_score;
+}
+
+SearchInfo Worker::make_info(std::size_t line, int depth) const {
+  const RootMove& rm = root_moves_[line];
+  SearchInfo info;
+  info.depth = std::max(depth, 1);
+  info.seldepth = std::max(rm.seldepth, info.depth);
+  info.multipv = int(line) + 1;
+  int score = rm.score != -kInfinite ? rm.score : rm.previous_score;
+  if (score == -kInfinite) score = rm.display_score;
+  if (score == -kInfinite) score = 0;  // nothing searched yet: no better guess
+  info.bound = rm.score != -kInfinite ? rm.bound : Bound::Exact;
+  info.score = score;
+  info.is_mate = is_mate_score(score);
+  info.mate_moves = info.is_mate ? mate_moves(score) : 0;
+  info.nodes = shared_.total_nodes();
+  info.time_ms = shared_.elapsed_ms();
+  info.nps = info.nodes * 1000 / std::uint64_t(std::max<std::int64_t>(info.time_ms, 1));
+  info.hashfull = shared_.tt->hashfull();
+  info.pv = legal_prefix(*pos_, rm.pv);
+  if (info.pv.empty()) info.pv.push_back(rm.move);
+  return info;
+}
+
+void Worker::report_iteration(int depth) {
+  if (!shared_.config.report || !shared_.callbacks.on_info) return;
+  const std::size_t lines =
+      std::min<std::size_t>(std::size_t(std::max(shared_.config.multipv, 1)), root_moves_.size());
+  for (std::size_t i = 0; i < lines; ++i) shared_.callbacks.on_info(make_info(i, depth));
+}
+
+bool Worker::should_stop_after_iteration(int iteration_score, int depth) {
+  const SearchLimits& limits = shared_.limits;
+  // go mate N: a mate in N or fewer moves has been found.
+  if (limits.mate > 0 && iteration_score >= kMateInMaxPly &&
+      mate_moves(iteration_score) <= limits.mate)
+    return true;
+  if (!shared_.time.enabled() || shared_.pondering.load(std::memory_order_relaxed)) return false;
+  // A timed search that has proven a mate no deeper than its full-width depth gains nothing by
+  // iterating on (a shorter mate would have shown up already).
+  if (is_mate_score(iteration_score) && kMate - std::abs(iteration_score) <= depth) return true;
+
+  const Move best = root_moves_[0].move;
+  best_move_stable_iterations_ = best == previous_best_ ? best_move_stable_iterations_ + 1 : 0;
+  previous_best_ = best;
+
+  // Spend more when the best move keeps changing or the score is falling, less when stable.
+  const double instability = 1.0 + 1.2 * best_move_changes_;
+  double falling = 1.0;
+  if (previous_iteration_score_ != kNone)
+    falling = std::clamp(1.0 + (previous_iteration_score_ - iteration_score) / 200.0, 0.7, 1.5);
+  const double stability = 1.3 - 0.08 * std::min(best_move_stable_iterations_, 6);
+  previous_iteration_score_ = iteration_score;
+
+  double budget = double(shared_.time.optimum_ms()) * instability * falling * stability;
+  if (root_moves_.size() == 1) budget = double(shared_.time.optimum_ms()) * 0.2;
+  budget = std::min(budget, double(shared_.time.maximum_ms()));
+  // The next iteration would take longer than all before it: do not start one that cannot end.
+  return double(shared_.budget_elapsed_ms()) >= budget * 0.6;
+}
+
+void Worker::iterative_deepening() {
+  for (std::size_t i = 0; i < stack_.size(); ++i) {
+    stack_[i] = StackEntry{};
+    stack_[i].ply = int(i) - kStackOffset;
+    stack_[i].continuation = &histories_->sentinel;
+  }
+  StackEntry* ss = &stack_[kStackOffset];
+  if (root_moves_.empty()) return;
+
+  const SearchLimits& limits = shared_.limits;
+  const int max_depth = limits.depth > 0 ? std::min(limits.depth, kMaxPly - 1) : kMaxPly - 1;
+  const std::size_t multipv =
+      std::min<std::size_t>(std::size_t(std::max(shared_.config.multipv, 1)), root_moves_.size());
+
+  for (root_depth_ = 1; root_depth_ <= max_depth; ++root_depth_) {
+    if (shared_.stop.load(std::memory_order_relaxed)) break;
+    if (is_main()) best_move_changes_ *= 0.5;
+    for (auto& rm : root_moves_) rm.previous_score = rm.score;
+
+    for (pv_idx_ = 0; pv_idx_ < multipv; ++pv_idx_) {
+      seldepth_ = 0;
+      // Aspiration window around the previous score, widened on each failure.
+      int delta = 15;
+      int alpha = -kInfinite;
+      int beta = kInfinite;
+      const int prev = root_moves_[pv_idx_].previous_score;
+      if (root_depth_ >= 4 && prev != -kInfinite && !is_mate_score(prev)) {
+        alpha = std::max(prev - delta, -kInfinite);
+        beta = std::min(prev + delta, kInfinite);
+      }
+      while (true) {
+        const int score = search<NodeType::Root>(alpha, beta, root_depth_, false, ss);
+        // Proven moves first; stable, so that equal scores keep the earlier order.
+        std::stable_sort(root_moves_.begin() + std::ptrdiff_t(pv_idx_), root_moves_.end(),
+                         [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+        if (shared_.stop.load(std::memory_order_relaxed)) break;
+        if (score <= alpha) {
+          beta = (alpha + beta) / 2;
+          alpha = std::max(score - delta, -kInfinite);
+        } else if (score >= beta) {
+          beta = std::min(score + delta, kInfinite);
+        } else {
+          break;
+        }
+        delta += delta / 2;
+        if (delta > 800) {
+          alpha = -kInfinite;
+          beta = kInfinite;
+        }
+      }
+      std::stable_sort(root_moves_.begin(), root_moves_.begin() + std::ptrdiff_t(pv_idx_) + 1,
+                       [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+      if (shared_.stop.load(std::memory_order_relaxed)) break;
+    }
+    if (shared_.stop.load(std::memory_order_relaxed)) break;
+    completed_depth_ = root_depth_;
+
+    if (is_main()) {
+      report_iteration(root_depth_);
+      if (should_stop_after_iteration(root_moves_[0].score, root_depth_)) break;
+    }
+  }
+}
+
+}  // namespace tessera::search

@@ -1,0 +1,161 @@
+// The alpha-beta search of one thread, and the state all threads of one search share.
+//
+// Policy. Each Worker owns a copy of the root position, its own history tables, search stack
+// and triangular PV table, so threads share nothing but the transposition table, the stop
+// flag and their node counters (each written by its owner only, read by the main thread).
+// Worker 0 is the main thread: it checks the clock and node limits, reports each completed
+// iteration, decides when to stop, and its root move list decides the best move (lazy SMP: the
+// helpers only enrich the shared table). A search that is stopped mid-iteration keeps the
+// root moves ordered by the last completed iteration, except that a move which already proved
+// better in the unfinished one moves to the front.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "core/position.h"
+#include "engine/engine.h"
+#include "search/history.h"
+#include "search/score.h"
+#include "search/timeman.h"
+#include "search/tt.h"
+
+namespace tessera::search {
+
+class Worker;
+
+struct RootMove {
+  explicit RootMove(Move m) : move(m), pv{m} {}
+  Move move;
+  int score = -kInfinite;           // this iteration's score, -kInfinite if not (yet) proven
+  int previous_score = -kInfinite;  // the last completed iteration's score
+  int display_score = -kInfinite;   // the last score worth reporting
+  Bound bound = Bound::Exact;
+  int seldepth = 0;
+  std::vector<Move> pv;  // pv[0] == move
+};
+
+// Options of one search that do not come from `go`.
+struct SearchConfig {
+  int multipv = 1;
+  int move_overhead_ms = 10;
+  bool ponder_enabled = false;
+  bool report = true;  // false: no callbacks at all (bench)
+};
+
+// Everything the threads of one search share. Created by the pool before the threads start.
+struct SharedState {
+  TranspositionTable* tt = nullptr;
+  SearchLimits limits;
+  SearchConfig config;
+  TimeManager time;
+  EngineCallbacks callbacks;
+  const std::vector<std::unique_ptr<Worker>>* workers = nullptr;
+
+  TimePoint go_time;                             // for reported times
+  std::atomic<std::int64_t> budget_start_ns{0};  // the clock of the budget (go, or ponderhit)
+  std::atomic<bool> stop{false};
+  std::atomic<bool> pondering{false};
+
+  // The main thread sleeps on this once it may not report yet (infinite / ponder).
+  std::mutex mutex;
+  std::condition_variable cv;
+
+  [[nodiscard]] std::uint64_t total_nodes() const;
+  [[nodiscard]] std::int64_t elapsed_ms() const;         // since go
+  [[nodiscard]] std::int64_t budget_elapsed_ms() const;  // since go or ponderhit
+};
+
+class Worker {
+ public:
+  Worker(int id, SharedState& shared);
+  ~Worker();
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  // Prepares a search of `root`; the root moves are its legal moves, restricted to
+  // `searchmoves` when that names at least one legal move.
+  void prepare(const Position& root, const std::vector<Move>& searchmoves);
+  // Iterative deepening until the depth limit or the stop flag.
+  void iterative_deepening();
+
+  [[nodiscard]] bool is_main() const { return id_ == 0; }
+  [[nodiscard]] std::uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+  [[nodiscard]] const std::vector<RootMove>& root_moves() const { return root_moves_; }
+  [[nodiscard]] int completed_depth() const { return completed_depth_; }
+  [[nodiscard]] const Position& root_position() const { return *pos_; }
+  void clear_histories();
+
+  // The report of MultiPV line `line` (0-based) as things stand.
+  [[nodiscard]] SearchInfo make_info(std::size_t line, int depth) const;
+
+ private:
+  enum class NodeType { Root, PV, NonPV };
+
+  struct StackEntry {
+    int ply = 0;
+    Move current_move = Move::none();
+    Piece moved_piece = Piece::none();
+    Move excluded_move = Move::none();
+    std::array<Move, 2> killers{};
+    int static_eval = kNone;
+    int move_count = 0;
+    bool in_check = false;
+    PieceToHistory* continuation = nullptr;  // of current_move; the sentinel if none
+  };
+
+  template <NodeType NT>
+  int search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss);
+  template <NodeType NT>
+  int qsearch(int alpha, int beta, StackEntry* ss);
+
+  void count_node();
+  void check_limits();
+  void update_pv(int ply, Move m);
+  void update_quiet_stats(StackEntry* ss, Move m, int bonus);
+  void update_continuation(StackEntry* ss, Piece pc, Square to, int bonus);
+  [[nodiscard]] int reduction(bool improving, int depth, int move_count) const;
+  [[nodiscard]] RootMove* find_root_move(Move m);
+  [[nodiscard]] bool root_move_searchable(Move m) const;
+  void report_iteration(int depth);
+  [[nodiscard]] bool should_stop_after_iteration(int iteration_score, int depth);
+
+  static constexpr int kStackOffset = 7;  // entries before the root: ss - 4 .. ss - 1 stay valid
+
+  const int id_;
+  SharedState& shared_;
+  std::unique_ptr<Histories> histories_;
+  std::optional<Position> pos_;
+  std::vector<RootMove> root_moves_;
+  std::atomic<std::uint64_t> nodes_{0};
+  int limit_check_countdown_ = 0;
+  int seldepth_ = 0;
+  int root_depth_ = 0;
+  int completed_depth_ = 0;
+  std::size_t pv_idx_ = 0;
+  int nmp_min_ply_ = 0;
+  // Time management statistics (main thread).
+  double best_move_changes_ = 0;
+  int previous_iteration_score_ = kNone;
+  Move previous_best_ = Move::none();
+  int best_move_stable_iterations_ = 0;
+
+  std::array<StackEntry, kMaxPly + kStackOffset + 3> stack_{};
+  // Triangular PV table: pv_[ply][ply .. pv_length_[ply]) is the line found below `ply`.
+  std::unique_ptr<std::array<std::array<Move, kMaxPly + 1>, kMaxPly + 1>> pv_;
+  std::array<int, kMaxPly + 2> pv_length_{};
+  // reductions_[depth][move count], from a log-log formula (filled once per worker).
+  std::array<std::array<std::int8_t, 64>, 64> reductions_{};
+};
+
+// Returns the legal prefix of `line` played from `pos` (a table or PV line may be stale).
+[[nodiscard]] std::vector<Move> legal_prefix(const Position& pos, const std::vector<Move>& line);
+
+}  // namespace tessera::search

@@ -1,0 +1,181 @@
+#include "search/tt.h"
+
+#include <algorithm>
+#include <new>
+#include <thread>
+#include <vector>
+
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
+
+namespace tessera::search {
+
+namespace {
+
+// Bit layout of an entry, low to high: key16 (16), move (16), score (16, two's complement),
+// depth + kDepthOffset (8), bound (2), generation (6). An all-zero word is an empty entry
+// (its bound is Bound::None, which no store uses).
+constexpr int kMoveShift = 16;
+constexpr int kScoreShift = 32;
+constexpr int kDepthShift = 48;
+constexpr int kBoundShift = 56;
+constexpr int kGenerationShift = 58;
+
+// How many generations old an entry is, modulo the 6-bit counter.
+[[nodiscard]] int age_of(int entry_generation, int current) {
+  return (current - entry_generation) & int(TranspositionTable::kGenerationMask);
+}
+
+// The replacement value of an entry: deep and recent entries are worth keeping.
+[[nodiscard]] int worth(const TTData& d, int current) {
+  return d.depth - 8 * age_of(d.generation, current);
+}
+
+}  // namespace
+
+std::uint64_t TranspositionTable::pack(std::uint16_t key16, Move move, int score, int depth,
+                                       Bound bound, std::uint8_t generation) {
+  const int stored_depth = std::clamp(depth + kDepthOffset, 0, 255);
+  return std::uint64_t(key16) | std::uint64_t(move.raw()) << kMoveShift |
+         std::uint64_t(std::uint16_t(std::int16_t(score))) << kScoreShift |
+         std::uint64_t(stored_depth) << kDepthShift | std::uint64_t(bound) << kBoundShift |
+         std::uint64_t(generation & kGenerationMask) << kGenerationShift;
+}
+
+TTData TranspositionTable::unpack(std::uint64_t raw) {
+  TTData d;
+  d.move = Move(std::uint16_t(raw >> kMoveShift));
+  d.score = std::int16_t(std::uint16_t(raw >> kScoreShift));
+  d.depth = int((raw >> kDepthShift) & 0xFF) - kDepthOffset;
+  d.bound = Bound((raw >> kBoundShift) & 3);
+  d.generation = int(raw >> kGenerationShift);
+  return d;
+}
+
+void TTWriter::write(Key key, int score, int depth, Bound bound, Move move) const {
+  if (slot_ == nullptr) return;
+  const std::uint16_t k16 = TranspositionTable::key16(key);
+  const std::uint64_t old_raw = slot_->load(std::memory_order_relaxed);
+  const TTData old = TranspositionTable::unpack(old_raw);
+  const bool same = old.bound != Bound::None && std::uint16_t(old_raw) == k16;
+  // Never forget a move for this position just because this result has none.
+  if (move.is_none() && same) move = old.move;
+  // A shallower non-exact result of the same search does not displace a deeper one: it is
+  // usually a re-search with a narrower window and carries less information.
+  if (same && bound != Bound::Exact && old.generation == generation_ && depth + 4 <= old.depth) {
+    if (move != old.move)  // still remember the new best move
+      slot_->store(
+          TranspositionTable::pack(k16, move, old.score, old.depth, old.bound, generation_),
+          std::memory_order_relaxed);
+    return;
+  }
+  slot_->store(TranspositionTable::pack(k16, move, score, depth, bound, generation_),
+               std::memory_order_relaxed);
+}
+
+TranspositionTable::TranspositionTable() { (void)resize(1); }
+
+TranspositionTable::~TranspositionTable() = default;
+
+std::string TranspositionTable::allocate(std::size_t clusters, std::size_t mb) {
+  // Aligned new of an over-aligned type: every cluster starts on a 32-byte boundary.
+  std::unique_ptr<Cluster[]> fresh(new (std::nothrow) Cluster[clusters]);
+  if (!fresh) return "cannot allocate " + std::to_string(mb) + " MB for the hash table";
+  clusters_ = std::move(fresh);  // the old table is released only once the new one exists
+  cluster_count_ = clusters;
+  mb_ = mb;
+  clear();
+  return "";
+}
+
+std::string TranspositionTable::resize(std::size_t mb) {
+  if (mb < 1 || mb > kMaxMb)
+    return "hash size " + std::to_string(mb) + " MB is outside 1.." + std::to_string(kMaxMb);
+  if (mb == mb_ && clusters_) {
+    clear();
+    return "";
+  }
+  return allocate((mb << 20) / sizeof(Cluster), mb);
+}
+
+std::string TranspositionTable::resize_clusters_for_testing(std::size_t clusters) {
+  if (clusters < 1) return "a table needs at least one cluster";
+  return allocate(clusters, 0);
+}
+
+void TranspositionTable::clear() {
+  // Large tables are zeroed by several threads: a GUI waits for `readyok` after `ucinewgame`.
+  const auto zero = [this](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i)
+      for (auto& e : clusters_[i].entry) e.store(0, std::memory_order_relaxed);
+  };
+  constexpr std::size_t kClustersPerThread = (std::size_t(256) << 20) / sizeof(Cluster);
+  const std::size_t threads = std::clamp<std::size_t>(
+      cluster_count_ / kClustersPerThread, 1, std::max(1u, std::thread::hardware_concurrency()));
+  if (threads == 1) {
+    zero(0, cluster_count_);
+  } else {
+    std::vector<std::thread> workers;
+    const std::size_t chunk = cluster_count_ / threads + 1;
+    for (std::size_t t = 0; t < threads; ++t)
+      workers.emplace_back(zero, std::min(t * chunk, cluster_count_),
+                           std::min((t + 1) * chunk, cluster_count_));
+    for (auto& w : workers) w.join();
+  }
+  generation_ = 0;
+}
+
+TTProbe TranspositionTable::probe(Key key) const {
+  Cluster& c = cluster_of(key);
+  const std::uint16_t k16 = key16(key);
+  TTProbe result;
+  std::atomic<std::uint64_t>* victim = nullptr;
+  int victim_worth = 1 << 30;
+  for (auto& slot : c.entry) {
+    const std::uint64_t raw = slot.load(std::memory_order_relaxed);
+    const TTData d = unpack(raw);
+    if (d.bound == Bound::None) {  // empty: the natural place for a new entry
+      if (victim_worth > -(1 << 20)) {
+        victim = &slot;
+        victim_worth = -(1 << 20);
+      }
+      continue;
+    }
+    if (std::uint16_t(raw) == k16) {
+      result.hit = true;
+      result.data = d;
+      result.writer = TTWriter(&slot, generation_);
+      return result;
+    }
+    const int w = worth(d, generation_);
+    if (w < victim_worth) {
+      victim = &slot;
+      victim_worth = w;
+    }
+  }
+  result.writer = TTWriter(victim, generation_);
+  return result;
+}
+
+void TranspositionTable::prefetch(Key key) const {
+  [[maybe_unused]] const void* address = &cluster_of(key);
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
+  _mm_prefetch(static_cast<const char*>(address), _MM_HINT_T0);
+#elif defined(__aarch64__)
+  __builtin_prefetch(address);
+#endif
+}
+
+int TranspositionTable::hashfull() const {
+  const std::size_t sample = std::min<std::size_t>(1000, cluster_count_);
+  int used = 0;
+  for (std::size_t i = 0; i < sample; ++i)
+    for (const auto& slot : clusters_[i].entry) {
+      const TTData d = unpack(slot.load(std::memory_order_relaxed));
+      used += d.bound != Bound::None && d.generation == generation_;
+    }
+  return int(std::uint64_t(used) * 1000 / (sample * kEntriesPerCluster));
+}
+
+}  // namespace tessera::search

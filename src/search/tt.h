@@ -1,0 +1,167 @@
+// Transposition table: a fixed-size hash of search results shared by all search threads.
+//
+// Policy. The table is an array of clusters; a cluster is one aligned 32-byte block (half a
+// cache line) holding four entries, and a position maps to exactly one cluster, chosen by the
+// high half of (key * cluster count), so any table size works. Each entry is packed into one
+// 64-bit word: a 16-bit verification key (the key's low 16 bits, independent of the index), the
+// best or refuting move, the score, the draft, the bound and a 6-bit generation that ages
+// entries from earlier searches. Mate scores are stored relative to the storing node and turned
+// back into root-relative scores on the way out (score_to_tt / score_from_tt).
+//
+// Replacement: an entry with the same verification key is reused; otherwise the empty or least
+// valuable entry of the cluster is overwritten, value being the draft minus a penalty for each
+// generation of age. A store that brings no move keeps the move already stored for that key.
+// A store into an entry that already holds the same key overwrites it only when it is exact,
+// comes from a newer search, or is not much shallower than what is there.
+//
+// Races are allowed by design: threads read and write entries without locks, but always a
+// whole entry at once (a relaxed std::atomic<uint64_t>), so an entry is never torn and
+// ThreadSanitizer has nothing to report. What a probe returns may still come from another
+// position whose keys collide; callers must therefore verify a table move with
+// Position::pseudo_legal and Position::legal before they use it, and treat the score as a hint.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/types.h"
+#include "engine/engine.h"  // Bound
+#include "search/score.h"
+
+namespace tessera::search {
+
+// Converts a root-relative score to the node-relative form the table stores (and back). A
+// mate score counts plies from the root; in the table it counts them from the storing node.
+[[nodiscard]] constexpr int score_to_tt(int score, int ply);
+// `rule50` guards against mates that the fifty-move rule would turn into draws: a stored mate
+// further away than the plies left before the fifty-move draw comes back as a plain bound
+// just outside the mate range.
+[[nodiscard]] constexpr int score_from_tt(int score, int ply, int rule50);
+
+// The decoded content of one entry.
+struct TTData {
+  Move move = Move::none();
+  int score = 0;  // node-relative (convert with score_from_tt)
+  int depth = 0;
+  Bound bound = Bound::None;
+  int generation = 0;
+};
+
+class TranspositionTable;
+
+// The high 64 bits of a 64 x 64-bit product: maps a key uniformly onto [0, n).
+[[nodiscard]] inline std::size_t mul_hi64(std::uint64_t a, std::uint64_t b) {
+  __extension__ using U128 = unsigned __int128;
+  return std::size_t((U128(a) * U128(b)) >> 64);
+}
+
+// Where a probed position's result is to be written back: the matching entry, or the entry
+// that the replacement policy chose for it.
+class TTWriter {
+ public:
+  TTWriter() = default;
+  // Stores a result. `score` must already be node-relative (score_to_tt).
+  void write(Key key, int score, int depth, Bound bound, Move move) const;
+
+ private:
+  friend class TranspositionTable;
+
+  // The high 64 bits of a 64 x 64-bit product: maps a key uniformly onto [0, n).
+  [[nodiscard]] inline std::size_t mul_hi64(std::uint64_t a, std::uint64_t b) {
+    __extension__ using U128 = unsigned __int128;
+    return std::size_t((U128(a) * U128(b)) >> 64);
+  }
+  TTWriter(std::atomic<std::uint64_t>* slot, std::uint8_t generation)
+      : slot_(slot), generation_(generation) {}
+  std::atomic<std::uint64_t>* slot_ = nullptr;
+  std::uint8_t generation_ = 0;
+};
+
+struct TTProbe {
+  bool hit = false;
+  TTData data;  // meaningful only when hit
+  TTWriter writer;
+};
+
+class TranspositionTable {
+ public:
+  static constexpr int kEntriesPerCluster = 4;
+  static constexpr std::size_t kMaxMb = std::size_t(1) << 20;  // 1 TiB, far above any machine
+  static constexpr int kDepthOffset = 8;  // depths from -8 up are storable (quiescence uses <= 0)
+
+  TranspositionTable();  // 1 MiB, so that a table always exists
+  ~TranspositionTable();
+  TranspositionTable(const TranspositionTable&) = delete;
+  TranspositionTable& operator=(const TranspositionTable&) = delete;
+
+  // Reallocates to `mb` mebibytes (1..kMaxMb) and clears. On failure (bad size or no memory)
+  // the old table stays, still usable, and the result is an error message; "" on success.
+  [[nodiscard]] std::string resize(std::size_t mb);
+  void clear();
+  // Starts a new search: entries written from now on belong to a new generation.
+  void new_search() { generation_ = std::uint8_t((generation_ + 1) & kGenerationMask); }
+  [[nodiscard]] int generation() const { return generation_; }
+
+  [[nodiscard]] TTProbe probe(Key key) const;
+  // Starts loading the cluster of `key` into the cache (the caller will probe it soon).
+  void prefetch(Key key) const;
+  // Per mille of the entries in a sample of clusters that the current search wrote.
+  [[nodiscard]] int hashfull() const;
+
+  [[nodiscard]] std::size_t size_mb() const { return mb_; }
+  [[nodiscard]] std::size_t cluster_count() const { return cluster_count_; }
+
+  // Used only by tests: a table of exactly `clusters` clusters, to force collisions.
+  [[nodiscard]] std::string resize_clusters_for_testing(std::size_t clusters);
+
+  // The packing, public for the tests.
+  static constexpr std::uint64_t kGenerationMask = 63;
+  [[nodiscard]] static std::uint64_t pack(std::uint16_t key16, Move move, int score, int depth,
+                                          Bound bound, std::uint8_t generation);
+  [[nodiscard]] static TTData unpack(std::uint64_t raw);
+  [[nodiscard]] static std::uint16_t key16(Key key) { return std::uint16_t(key); }
+
+ private:
+  struct alignas(32) Cluster {
+    std::atomic<std::uint64_t> entry[kEntriesPerCluster];
+  };
+  static_assert(sizeof(std::atomic<std::uint64_t>) == 8, "an entry is one 64-bit word");
+  static_assert(std::atomic<std::uint64_t>::is_always_lock_free, "entries must be lock-free");
+  static_assert(sizeof(Cluster) == 32 && alignof(Cluster) == 32,
+                "a cluster fills exactly one aligned 32-byte slot of a cache line");
+
+  [[nodiscard]] Cluster& cluster_of(Key key) const {
+    return clusters_[mul_hi64(key, cluster_count_)];
+  }
+  [[nodiscard]] std::string allocate(std::size_t clusters, std::size_t mb);
+
+  std::unique_ptr<Cluster[]> clusters_;
+  std::size_t cluster_count_ = 0;
+  std::size_t mb_ = 0;
+  std::uint8_t generation_ = 0;
+};
+
+constexpr int score_to_tt(int score, int ply) {
+  if (score >= kMateInMaxPly) return score + ply;
+  if (score <= kMatedInMaxPly) return score - ply;
+  return score;
+}
+
+constexpr int score_from_tt(int score, int ply, int rule50) {
+  if (score == kNone) return kNone;
+  if (score >= kMateInMaxPly) {
+    // A mate further than the fifty-move counter allows may really be a draw.
+    if (kMate - score > 100 - rule50) return kMateInMaxPly - 1;
+    return score - ply;
+  }
+  if (score <= kMatedInMaxPly) {
+    if (kMate + score > 100 - rule50) return kMatedInMaxPly + 1;
+    return score + ply;
+  }
+  return score;
+}
+
+}  // namespace tessera::search
