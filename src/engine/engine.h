@@ -23,16 +23,16 @@ namespace tessera {
 
 // What `go` asked for. A field left at its default means "no limit".
 struct SearchLimits {
-  std::optional<std::int64_t> time[2];       // wtime, btime (ms, may be negative)
-  std::int64_t increment[2] = {0, 0};        // winc, binc (ms)
-  int movestogo = 0;                         // 0: sudden death
-  int depth = 0;                             // 0: no depth limit
-  std::uint64_t nodes = 0;                   // 0: no node limit
-  int mate = 0;                              // mate in N moves, 0: not asked
-  std::int64_t movetime = 0;                 // ms, 0: not asked
+  std::optional<std::int64_t> time[2];  // wtime, btime (ms, may be negative)
+  std::int64_t increment[2] = {0, 0};   // winc, binc (ms)
+  int movestogo = 0;                    // 0: sudden death
+  int depth = 0;                        // 0: no depth limit
+  std::uint64_t nodes = 0;              // 0: no node limit
+  int mate = 0;                         // mate in N moves, 0: not asked
+  std::int64_t movetime = 0;            // ms, 0: not asked
   bool infinite = false;
   bool ponder = false;
-  std::vector<Move> searchmoves;             // empty: all legal moves
+  std::vector<Move> searchmoves;  // empty: all legal moves
 };
 
 enum class Bound : std::uint8_t { None = 0, Upper = 1, Lower = 2, Exact = 3 };
@@ -42,13 +42,13 @@ struct SearchInfo {
   int depth = 0;
   int seldepth = 0;
   int multipv = 1;
-  int score = 0;             // centipawns from the side to move, or a mate score (see is_mate)
+  int score = 0;  // centipawns from the side to move, or a mate score (see is_mate)
   bool is_mate = false;
-  int mate_moves = 0;        // when is_mate: moves to mate, negative when being mated
+  int mate_moves = 0;          // when is_mate: moves to mate, negative when being mated
   Bound bound = Bound::Exact;  // Lower / Upper when the line failed high / low
   std::uint64_t nodes = 0;
   std::uint64_t nps = 0;
-  int hashfull = 0;          // per mille
+  int hashfull = 0;  // per mille
   std::int64_t time_ms = 0;
   std::vector<Move> pv;
 };
@@ -70,7 +70,8 @@ class Engine {
 
   // ----- Position. set_position plays `moves` (UCI strings) after the FEN and stops at the
   // first illegal one; returns an error message ("" on success). A bad FEN keeps the old position.
-  [[nodiscard]] std::string set_position(const std::string& fen, const std::vector<std::string>& moves);
+  [[nodiscard]] std::string set_position(const std::string& fen,
+                                         const std::vector<std::string>& moves);
   [[nodiscard]] const Position& position() const;
   void new_game();  // clears TT and histories
 

@@ -5,8 +5,8 @@
 // time, checked inside the search every few hundred nodes. The move overhead is taken off the
 // clock before anything else, and both budgets are clamped to a small positive minimum, so a
 // tiny, zero or negative clock still yields a quick legal move instead of a loss on time. With
-// `movetime` both budgets are that time less the overhead. With no clock, no budget applies; with only the
-// opponent's clock, that clock stands in for ours.
+// `movetime` both budgets are that time less the overhead. With no clock, no budget applies; with
+// only the opponent's clock, that clock stands in for ours.
 #pragma once
 
 #include <chrono>
