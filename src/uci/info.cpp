@@ -1,0 +1,55 @@
+#include "uci/info.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <iterator>
+
+namespace tessera::uci {
+
+namespace {
+
+[[nodiscard]] std::string score_text(const SearchInfo& info) {
+  std::string text = info.is_mate ? fmt::format("score mate {}", info.mate_moves)
+                                  : fmt::format("score cp {}", info.score);
+  if (info.bound == Bound::Lower) text += " lowerbound";
+  if (info.bound == Bound::Upper) text += " upperbound";
+  return text;
+}
+
+}  // namespace
+
+std::vector<std::string> legal_pv(const std::vector<Move>& pv, const Position& root) {
+  std::vector<std::string> moves;
+  if (pv.empty()) return moves;
+  Position pos = root;
+  for (const Move m : pv) {
+    if (!pos.is_legal_move(m)) break;
+    moves.push_back(pos.move_to_uci(m));
+    pos.make_move(m);
+  }
+  return moves;
+}
+
+std::string format_info(const SearchInfo& info, const Position& root) {
+  if (info.depth == 0 && info.pv.empty()) return fmt::format("info depth 0 {}", score_text(info));
+  std::string line =
+      fmt::format("info depth {} seldepth {} multipv {} {} nodes {} nps {} hashfull {} time {}",
+                  info.depth, info.seldepth, info.multipv, score_text(info), info.nodes, info.nps,
+                  info.hashfull, info.time_ms);
+  const std::vector<std::string> pv = legal_pv(info.pv, root);
+  if (!pv.empty()) fmt::format_to(std::back_inserter(line), " pv {}", fmt::join(pv, " "));
+  return line;
+}
+
+std::string format_bestmove(Move best, Move ponder, const Position& root) {
+  if (best.is_none()) return "bestmove 0000";
+  std::string line = "bestmove " + root.move_to_uci(best);
+  if (ponder.is_none() || !root.is_legal_move(best)) return line;
+  Position after = root;
+  after.make_move(best);
+  if (after.is_legal_move(ponder)) line += " ponder " + after.move_to_uci(ponder);
+  return line;
+}
+
+}  // namespace tessera::uci

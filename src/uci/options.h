@@ -1,0 +1,67 @@
+// The UCI options Tessera advertises, and the text side of `setoption`: finding an option by
+// name and checking a value. Applying a value to the Engine is the session's job (uci.cpp).
+//
+// Every spin's default lies within min..max and all three fit a signed 32-bit integer, since
+// cutechess and fastchess drop or reject options that break either rule.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "uci/tokens.h"
+
+namespace tessera::uci {
+
+enum class OptionId { Threads, Hash, ClearHash, MultiPV, Ponder, MoveOverhead, Chess960 };
+enum class OptionType { Spin, Check, Button };
+
+struct OptionSpec {
+  OptionId id;
+  std::string_view name;
+  OptionType type;
+  long long default_value = 0;  // a check stores false / true as 0 / 1
+  long long min = 0;
+  long long max = 0;
+};
+
+inline constexpr long long kMaxHashMb = 1 << 20;  // 1 TiB: more than any machine we run on
+
+// Threads first: fastchess resends options in this order before each game, and a thread
+// change is the one that may reallocate per-thread tables.
+inline constexpr std::array<OptionSpec, 7> kOptions = {{
+    {OptionId::Threads, "Threads", OptionType::Spin, 1, 1, 256},
+    {OptionId::Hash, "Hash", OptionType::Spin, 16, 1, kMaxHashMb},
+    {OptionId::ClearHash, "Clear Hash", OptionType::Button},
+    {OptionId::MultiPV, "MultiPV", OptionType::Spin, 1, 1, 256},
+    {OptionId::Ponder, "Ponder", OptionType::Check, 0},
+    {OptionId::MoveOverhead, "Move Overhead", OptionType::Spin, 10, 0, 5000},
+    {OptionId::Chess960, "UCI_Chess960", OptionType::Check, 0},
+}};
+
+// "option name Hash type spin default 16 min 1 max 1048576"
+[[nodiscard]] std::string option_line(const OptionSpec& spec);
+
+// Case-insensitive lookup; nullptr when no option has that name.
+[[nodiscard]] const OptionSpec* find_option(std::string_view name);
+
+// A parsed `setoption` line: the name as written and the value, absent when no `value` word
+// was given. `error` is set when the line is malformed (no `name`).
+struct SetOption {
+  std::string name;
+  std::optional<std::string> value;
+  std::string error;
+};
+[[nodiscard]] SetOption parse_setoption(const Words& words);
+
+// A value checked against its option: spins must be whole integers in range (never clamped,
+// so a GUI's mistake is visible), checks `true` or `false` in any case. A button ignores it.
+struct OptionValue {
+  long long value = 0;
+  std::string error;  // "" when valid
+};
+[[nodiscard]] OptionValue check_option_value(const OptionSpec& spec,
+                                             const std::optional<std::string>& text);
+
+}  // namespace tessera::uci

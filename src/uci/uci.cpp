@@ -1,0 +1,355 @@
+#include "uci/uci.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstdint>
+#include <istream>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/perft.h"
+#include "core/position.h"
+#include "engine/engine.h"
+#include "uci/bench.h"
+#include "uci/go.h"
+#include "uci/info.h"
+#include "uci/options.h"
+#include "uci/output.h"
+#include "uci/tokens.h"
+
+#ifndef TESSERA_VERSION
+#define TESSERA_VERSION "dev"
+#endif
+
+namespace tessera::uci {
+
+namespace {
+
+// One UCI conversation. The thread that calls run() reads commands and is the only one that
+// calls the Engine (its threading contract); the Engine's search thread calls back into
+// on_info / on_bestmove, which only format and print.
+class Session {
+ public:
+  explicit Session(std::ostream& out);
+  [[nodiscard]] int run(std::istream& in);
+
+ private:
+  using Handler = void (Session::*)(const Words&);
+  struct Command {
+    std::string_view name;
+    Handler handler;
+  };
+  static const std::array<Command, 12> kCommands;
+
+  void dispatch(const Words& words);
+
+  void cmd_uci(const Words&);
+  void cmd_isready(const Words&);
+  void cmd_setoption(const Words& words);
+  void cmd_ucinewgame(const Words&);
+  void cmd_position(const Words& words);
+  void cmd_go(const Words& words);
+  void cmd_stop(const Words&);
+  void cmd_ponderhit(const Words&);
+  void cmd_debug(const Words&);
+  void cmd_register(const Words&) {}  // Tessera needs no registration
+  void cmd_display(const Words&);
+  void cmd_bench(const Words& words);
+
+  void run_perft(int depth);
+  [[nodiscard]] std::string apply_option(const OptionSpec& spec, long long value);
+  void apply_defaults();
+  void ensure_idle();
+  void stop_and_wait();
+  void finish_at_end_of_input();
+
+  void info_string(std::string_view text) { out_.line(fmt::format("info string {}", text)); }
+  void report_error(std::string_view text) { info_string(fmt::format("error: {}", text)); }
+
+  void on_info(const SearchInfo& info);
+  void on_bestmove(Move best, Move ponder);
+
+  Output out_;
+  // The position of the running (or last) search, for move notation in callbacks. Written by
+  // the reading thread only while no search runs; the mutex makes that visible to the callback.
+  std::mutex root_mutex_;
+  Position root_ = Position::startpos();
+  SearchLimits limits_;  // the running search's limits (reading thread only)
+  bool quit_ = false;
+  bool handshake_seen_ = false;
+  std::array<long long, kOptions.size()> option_values_{};  // as last applied
+  // Last member: destroyed first, so no search thread outlives what its callbacks use.
+  Engine engine_;
+};
+
+const std::array<Session::Command, 12> Session::kCommands = {{
+    {"uci", &Session::cmd_uci},
+    {"isready", &Session::cmd_isready},
+    {"setoption", &Session::cmd_setoption},
+    {"ucinewgame", &Session::cmd_ucinewgame},
+    {"position", &Session::cmd_position},
+    {"go", &Session::cmd_go},
+    {"stop", &Session::cmd_stop},
+    {"ponderhit", &Session::cmd_ponderhit},
+    {"debug", &Session::cmd_debug},
+    {"register", &Session::cmd_register},
+    {"d", &Session::cmd_display},
+    {"bench", &Session::cmd_bench},
+}};
+
+Session::Session(std::ostream& out)
+    : out_(out),
+      engine_(EngineCallbacks{
+          [this](const SearchInfo& info) { on_info(info); },
+          [this](Move best, Move ponder) { on_bestmove(best, ponder); },
+          [this](const std::string& message) { info_string(message); },
+      }) {
+  apply_defaults();
+}
+
+// The advertised defaults are pushed to the Engine once, so what `uci` shows is what runs and
+// a GUI resending a default later is recognised as a no-op.
+void Session::apply_defaults() {
+  for (std::size_t i = 0; i < kOptions.size(); ++i) {
+    option_values_[i] = kOptions[i].default_value;
+    if (kOptions[i].type == OptionType::Button) continue;
+    if (const std::string error = apply_option(kOptions[i], kOptions[i].default_value);
+        !error.empty())
+      report_error(error);
+  }
+}
+
+int Session::run(std::istream& in) {
+  // A stream tied to the output would be flushed by this thread outside the output mutex while
+  // a search thread prints; every line is flushed anyway, so the tie is not needed.
+  std::ostream* const tied = in.tie(nullptr);
+  std::string line;
+  while (!quit_ && std::getline(in, line)) dispatch(split_words(line));
+  if (quit_)
+    stop_and_wait();
+  else
+    finish_at_end_of_input();
+  in.tie(tied);
+  return 0;
+}
+
+void Session::dispatch(const Words& words) {
+  if (words.empty()) return;
+  const std::string& name = words.front();
+  if (name == "quit") {
+    quit_ = true;
+    return;
+  }
+  for (const Command& command : kCommands) {
+    if (command.name == name) {
+      (this->*command.handler)(words);
+      return;
+    }
+  }
+  // Before `uci` the other side may be probing for another protocol (`xboard`): stay silent.
+  if (handshake_seen_) info_string(fmt::format("unknown command '{}'", name));
+}
+
+// ----- Commands
+
+void Session::cmd_uci(const Words&) {
+  handshake_seen_ = true;
+  std::vector<std::string> lines = {"id name Tessera " TESSERA_VERSION,
+                                    "id author The Tessera developers"};
+  for (const OptionSpec& spec : kOptions) lines.push_back(option_line(spec));
+  lines.emplace_back("uciok");
+  out_.lines(lines);
+}
+
+// Answered at once, even mid-search: every earlier command has already completed on this
+// thread, which is all `isready` promises.
+void Session::cmd_isready(const Words&) { out_.line("readyok"); }
+
+void Session::cmd_setoption(const Words& words) {
+  const SetOption request = parse_setoption(words);
+  if (!request.error.empty()) return report_error(request.error);
+  const OptionSpec* spec = find_option(request.name);
+  if (spec == nullptr) return report_error(fmt::format("no option named '{}'", request.name));
+  const OptionValue value = check_option_value(*spec, request.value);
+  if (!value.error.empty()) return report_error(value.error);
+
+  long long& current = option_values_[std::size_t(spec - kOptions.data())];
+  // GUIs resend every option before each game; an unchanged value must not reallocate.
+  if (spec->type != OptionType::Button && value.value == current) return;
+  ensure_idle();
+  if (const std::string error = apply_option(*spec, value.value); !error.empty())
+    return report_error(error);
+  current = value.value;
+}
+
+void Session::cmd_ucinewgame(const Words&) {
+  ensure_idle();
+  engine_.new_game();
+}
+
+// `position startpos|fen <FEN> [moves m1 m2 ...]`, rebuilt from scratch every time.
+void Session::cmd_position(const Words& words) {
+  const std::size_t moves_at = find_word(words, "moves", 1);
+  std::string fen;
+  if (words.size() >= 2 && words[1] == "startpos")
+    fen = Position::kStartFen;
+  else if (words.size() >= 2 && words[1] == "fen")
+    fen = join_words(words, 2, moves_at);
+  else
+    return report_error("position needs 'startpos' or 'fen <FEN>'");
+
+  std::vector<std::string> moves;
+  if (moves_at < words.size()) moves.assign(words.begin() + long(moves_at) + 1, words.end());
+  ensure_idle();
+  if (const std::string error = engine_.set_position(fen, moves); !error.empty())
+    report_error(error);
+}
+
+void Session::cmd_go(const Words& words) {
+  ensure_idle();
+  const Position& position = engine_.position();
+  GoCommand go = parse_go(words, position);
+  for (const std::string& error : go.errors) report_error(error);
+  if (go.perft) {
+    if (go.perft_depth > 0) run_perft(go.perft_depth);
+    return;
+  }
+  {
+    const std::lock_guard lock(root_mutex_);
+    root_ = position;
+  }
+  limits_ = go.limits;
+  engine_.go(go.limits);
+}
+
+void Session::cmd_stop(const Words&) {
+  limits_ = SearchLimits{};
+  // The Engine reports bestmove once per go; a stop while idle is simply dropped.
+  if (engine_.searching()) engine_.stop();
+}
+
+void Session::cmd_ponderhit(const Words&) {
+  limits_.ponder = false;
+  if (engine_.searching()) engine_.ponderhit();
+}
+
+// Accepted for the protocol's sake; Tessera has no extra debug output to switch.
+void Session::cmd_debug(const Words&) {}
+
+void Session::cmd_display(const Words&) {
+  std::vector<std::string> lines;
+  std::istringstream text(engine_.position().pretty());
+  for (std::string line; std::getline(text, line);) lines.push_back(line);
+  out_.lines(lines);
+}
+
+void Session::cmd_bench(const Words& words) {
+  int depth = 0;  // run_bench's default
+  if (words.size() >= 2) {
+    const std::optional<long long> n = parse_int(words[1]);
+    if (!n || *n < 1 || *n > kMaxPly)
+      return report_error(fmt::format("bench depth must be 1..{}, got '{}'", kMaxPly, words[1]));
+    depth = int(*n);
+  }
+  ensure_idle();
+  out_.with_stream([depth](std::ostream& os) { (void)run_bench(depth, os); });
+}
+
+void Session::run_perft(int depth) {
+  Position position = engine_.position();
+  std::vector<std::string> lines;
+  std::uint64_t total = 0;
+  for (const auto& [move, count] : perft_divide(position, depth)) {
+    lines.push_back(fmt::format("{}: {}", position.move_to_uci(move), count));
+    total += count;
+  }
+  lines.emplace_back();
+  lines.push_back(fmt::format("Nodes searched: {}", total));
+  out_.lines(lines);
+}
+
+// ----- Engine control
+
+std::string Session::apply_option(const OptionSpec& spec, long long value) {
+  switch (spec.id) {
+    case OptionId::Threads:
+      return engine_.set_threads(int(value));
+    case OptionId::Hash:
+      return engine_.set_hash_mb(std::size_t(value));
+    case OptionId::ClearHash:
+      engine_.clear_hash();
+      break;
+    case OptionId::MultiPV:
+      engine_.set_multipv(int(value));
+      break;
+    case OptionId::Ponder:
+      engine_.set_ponder(value != 0);
+      break;
+    case OptionId::MoveOverhead:
+      engine_.set_move_overhead_ms(int(value));
+      break;
+    case OptionId::Chess960:
+      engine_.set_chess960(value != 0);
+      break;
+  }
+  return {};
+}
+
+// Commands that change the engine's state must not run under a search. A finite search is
+// awaited; one that would only end on `stop` / `ponderhit` would never end while this thread
+// waits, so a GUI that skipped `stop` gets it implied (with its one bestmove).
+void Session::ensure_idle() {
+  if (!engine_.searching()) return;
+  if (is_unbounded(limits_)) {
+    info_string("stopping the running search first");
+    engine_.stop();
+  }
+  engine_.wait();
+  limits_ = SearchLimits{};
+}
+
+void Session::stop_and_wait() {
+  if (engine_.searching()) engine_.stop();
+  engine_.wait();
+}
+
+// End of input is `quit`, except that a search that will end by itself (depth, nodes, time)
+// is allowed to finish and report its bestmove, as a script piping commands expects.
+void Session::finish_at_end_of_input() {
+  if (engine_.searching() && is_unbounded(limits_)) engine_.stop();
+  engine_.wait();
+}
+
+// ----- Engine callbacks (search thread)
+
+void Session::on_info(const SearchInfo& info) {
+  std::string line;
+  {
+    const std::lock_guard lock(root_mutex_);
+    line = format_info(info, root_);
+  }
+  out_.line(line);
+}
+
+void Session::on_bestmove(Move best, Move ponder) {
+  std::string line;
+  {
+    const std::lock_guard lock(root_mutex_);
+    line = format_bestmove(best, ponder, root_);
+  }
+  out_.line(line);
+}
+
+}  // namespace
+
+int run(std::istream& in, std::ostream& out) {
+  Session session(out);
+  return session.run(in);
+}
+
+}  // namespace tessera::uci
