@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/perft_commands.h"
+#include "cli/selfplay.h"
 #include "core/position.h"
 #if __has_include("uci/bench.h") && __has_include("uci/uci.h")
 #include "uci/bench.h"
@@ -24,6 +25,8 @@ constexpr const char* kCommandHelp = R"(Commands:
   bench [DEPTH]               search the bench positions to a fixed depth; prints the node count
   perft DEPTH                 count leaf nodes (divide per root move) of --fen or the start position
   perft-suite FILE            check every position of an EPD perft suite up to --depth
+  selfplay                    play Tessera against itself, checking every move and the clocks
+                              (--games, --tc or --nodes, --threads, --hash, --seed, --fen)
 )";
 
 bool parse_positive(const std::string& text, int& value) {
@@ -49,6 +52,7 @@ int run_cli(int argc, char** argv) {
       "depth", "depth for perft-suite", cxxopts::value<int>()->default_value("5"))(
       "command", "", cxxopts::value<std::string>())("args", "",
                                                     cxxopts::value<std::vector<std::string>>());
+  add_selfplay_options(options);
   options.parse_positional({"command", "args"});
 
   cxxopts::ParseResult parsed;
@@ -59,7 +63,7 @@ int run_cli(int argc, char** argv) {
     return 2;
   }
   if (parsed.count("help")) {
-    std::cout << options.help({""}) << '\n' << kCommandHelp;
+    std::cout << options.help({"", "selfplay"}) << '\n' << kCommandHelp;
     return 0;
   }
   if (parsed.count("version")) {
@@ -104,6 +108,15 @@ int run_cli(int argc, char** argv) {
       return 2;
     }
     return run_bench(depth, std::cout);
+  }
+  if (command == "selfplay") {
+    std::string error;
+    const auto config = args.empty() ? selfplay_config(parsed, error) : std::nullopt;
+    if (!config) {
+      std::cerr << "error: " << (error.empty() ? "selfplay takes no arguments" : error) << '\n';
+      return 2;
+    }
+    return run_selfplay(*config, std::cout, std::cerr);
   }
 #endif
   std::cerr << "error: unknown command '" << command << "'\nTry 'tessera --help'.\n";
