@@ -104,6 +104,19 @@ TEST(UciText, OptionLinesAreWellFormed) {
     EXPECT_LE(spec.max, 2147483647) << spec.name;
   }
   EXPECT_EQ(find_option("No Such"), nullptr);
+  EXPECT_EQ(option_line(*find_option("bookfile")),
+            "option name BookFile type string default <empty>");
+}
+
+TEST(UciText, StringOptionTakesTheTextAndEmptyMeansUnset) {
+  const OptionSpec& file = *find_option("BookFile");
+  EXPECT_EQ(check_option_value(file, "/books/my book.bin").text, "/books/my book.bin");
+  EXPECT_EQ(check_option_value(file, "<empty>").text, "");
+  EXPECT_EQ(check_option_value(file, std::nullopt).text, "");
+  EXPECT_TRUE(check_option_value(file, std::nullopt).error.empty());
+  const SetOption s = parse_setoption(split_words("setoption name BookFile value /a/b c.bin"));
+  EXPECT_EQ(s.name, "BookFile");
+  EXPECT_EQ(s.value, "/a/b c.bin");
 }
 
 TEST(UciText, SetoptionNameAndValue) {

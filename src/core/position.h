@@ -87,6 +87,8 @@ class Position {
   void set_chess960(bool on) { chess960_ = on; }
   // Plies played since the FEN's position (its fullmove counter is kept separately).
   [[nodiscard]] int game_ply() const { return game_ply_; }
+  // Plies from the game's start: the FEN's fullmove number and side to move, plus game_ply().
+  [[nodiscard]] int plies_from_start() const { return start_ply_ + game_ply_; }
   [[nodiscard]] int history_size() const { return int(states_.size()) - 1; }
   [[nodiscard]] Move last_move() const { return state().move; }
 

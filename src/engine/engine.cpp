@@ -1,7 +1,10 @@
 #include "engine/engine.h"
 
 #include <algorithm>
+#include <chrono>
+#include <random>
 
+#include "book/polyglot_book.h"
 #include "search/search.h"
 #include "search/thread.h"
 #include "search/tt.h"
@@ -19,6 +22,24 @@ struct Engine::Impl {
   int move_overhead_ms = 10;
   bool chess960 = false;
   bool ponder = false;
+
+  std::optional<book::PolyglotBook> book;
+  bool own_book = false;
+  bool book_best_move = false;
+  int book_depth = 100;
+  // Seeded from the system so that games differ; tests fix the seed with set_book_seed.
+  std::mt19937_64 book_rng{random_seed()};
+
+  // std::random_device may throw where no entropy source exists; the clock still varies.
+  [[nodiscard]] static std::uint64_t random_seed() {
+    const auto now = std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
+    try {
+      std::random_device device;
+      return now ^ ((std::uint64_t(device()) << 32) | device());
+    } catch (...) {
+      return now;
+    }
+  }
 
   [[nodiscard]] search::SearchConfig config(bool report) const {
     search::SearchConfig c;
@@ -71,6 +92,23 @@ void Engine::new_game() {
 }
 
 void Engine::go(const SearchLimits& limits) {
+  // An analysis (infinite, ponder), a mate search or a restricted root wants the search, not
+  // the book.
+  if (!limits.infinite && !limits.ponder && limits.mate == 0 && limits.searchmoves.empty()) {
+    if (const Move m = book_move()) {
+      const EngineCallbacks& cb = impl_->callbacks;
+      if (cb.on_message) cb.on_message("book move " + impl_->position.move_to_uci(m));
+      if (cb.on_info) {
+        SearchInfo info;
+        info.depth = 1;
+        info.seldepth = 1;
+        info.pv = {m};
+        cb.on_info(info);
+      }
+      if (cb.on_bestmove) cb.on_bestmove(m, book_reply(m));
+      return;
+    }
+  }
   impl_->pool.start(impl_->position, limits, impl_->config(true), impl_->callbacks,
                     impl_->position.game_ply());
 }
@@ -106,6 +144,43 @@ void Engine::set_chess960(bool on) {
 }
 
 void Engine::set_ponder(bool on) { impl_->ponder = on; }
+
+std::string Engine::set_book_file(const std::string& path) {
+  impl_->book.reset();
+  if (path.empty() || path == "<empty>") return {};
+  std::string error;
+  impl_->book = book::PolyglotBook::load(path, error);
+  return impl_->book ? std::string() : error + "; playing without a book";
+}
+
+void Engine::set_own_book(bool on) { impl_->own_book = on; }
+
+void Engine::set_book_best_move(bool on) { impl_->book_best_move = on; }
+
+void Engine::set_book_depth(int plies) { impl_->book_depth = std::max(plies, 0); }
+
+void Engine::set_book_seed(std::uint64_t seed) { impl_->book_rng.seed(seed); }
+
+// The opponent's most played book answer to `m`: a ponder move for the GUI, or none.
+Move Engine::book_reply(Move m) const {
+  const Impl& e = *impl_;
+  if (!e.book) return Move::none();
+  Position after = e.position;
+  after.make_move(m);
+  const std::vector<book::BookMove> replies = e.book->moves(after);
+  const auto top = std::max_element(
+      replies.begin(), replies.end(),
+      [](const book::BookMove& a, const book::BookMove& b) { return a.weight < b.weight; });
+  return top == replies.end() ? Move::none() : top->move;
+}
+
+bool Engine::book_loaded() const { return impl_->book.has_value(); }
+
+Move Engine::book_move() {
+  const Impl& e = *impl_;
+  if (!e.own_book || !e.book || e.position.plies_from_start() >= e.book_depth) return Move::none();
+  return e.book->pick(e.position, e.book_best_move, impl_->book_rng);
+}
 
 std::uint64_t Engine::search_sync(const SearchLimits& limits, bool report) {
   // Histories start empty too, so that the node count depends on nothing but the position,

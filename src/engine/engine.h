@@ -4,6 +4,7 @@
 //
 // Threading: every method is called from one controlling thread. go() returns at once; the
 // search runs on its own threads and calls on_info / on_bestmove from the main search thread.
+// A book move is the exception: go() reports it itself, on the calling thread, before returning.
 // Methods that change shared state (set_hash_mb, set_threads, clear_hash, new_game,
 // set_position) first wait for a running search to finish, so they never race it.
 #pragma once
@@ -91,11 +92,27 @@ class Engine {
   void set_chess960(bool on);
   void set_ponder(bool on);  // only informs time management
 
+  // ----- Opening book (Polyglot .bin). set_book_file loads the file at once ("" or "<empty>"
+  // unloads); a file that cannot be used returns the reason and leaves no book loaded, and the
+  // engine plays on without one. While own_book is on, go() plays a book move at once when the
+  // book has a legal one, the game is younger than book_depth plies and the search is not
+  // infinite, ponder, a mate search or restricted by searchmoves.
+  [[nodiscard]] std::string set_book_file(const std::string& path);
+  void set_own_book(bool on);
+  void set_book_best_move(bool on);  // false: weighted random choice
+  void set_book_depth(int plies);
+  void set_book_seed(std::uint64_t seed);  // reproducible choices (tests); random by default
+  [[nodiscard]] bool book_loaded() const;
+  // The book move go() would play now (draws from the random generator), or Move::none().
+  [[nodiscard]] Move book_move();
+
   // Fixed-depth search of the current position, synchronously: the total node count. Used by
   // bench; nothing is reported through callbacks except when `report` is true.
   std::uint64_t search_sync(const SearchLimits& limits, bool report = false);
 
  private:
+  [[nodiscard]] Move book_reply(Move m) const;
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

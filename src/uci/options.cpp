@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 namespace tessera::uci {
 
 std::string option_line(const OptionSpec& spec) {
@@ -14,6 +16,8 @@ std::string option_line(const OptionSpec& spec) {
                          spec.default_value != 0 ? "true" : "false");
     case OptionType::Button:
       return fmt::format("option name {} type button", spec.name);
+    case OptionType::String:
+      return fmt::format("option name {} type string default {}", spec.name, spec.default_text);
   }
   return {};
 }
@@ -41,26 +45,34 @@ SetOption parse_setoption(const Words& words) {
 
 namespace {
 
+[[nodiscard]] OptionValue valid(long long value) { return {value, {}, {}}; }
+[[nodiscard]] OptionValue invalid(std::string error) { return {0, std::move(error), {}}; }
+
 [[nodiscard]] OptionValue check_spin(const OptionSpec& spec, const std::string& text) {
   const std::optional<long long> n = parse_int(text);
-  if (!n) return {0, fmt::format("option '{}' needs an integer, got '{}'", spec.name, text)};
+  if (!n) return invalid(fmt::format("option '{}' needs an integer, got '{}'", spec.name, text));
   if (*n < spec.min || *n > spec.max)
-    return {0, fmt::format("option '{}' value {} is outside {}..{}", spec.name, *n, spec.min,
-                           spec.max)};
-  return {*n, {}};
+    return invalid(
+        fmt::format("option '{}' value {} is outside {}..{}", spec.name, *n, spec.min, spec.max));
+  return valid(*n);
 }
 
 [[nodiscard]] OptionValue check_check(const OptionSpec& spec, const std::string& text) {
-  if (iequals(text, "true")) return {1, {}};
-  if (iequals(text, "false")) return {0, {}};
-  return {0, fmt::format("option '{}' needs true or false, got '{}'", spec.name, text)};
+  if (iequals(text, "true")) return valid(1);
+  if (iequals(text, "false")) return valid(0);
+  return invalid(fmt::format("option '{}' needs true or false, got '{}'", spec.name, text));
 }
 
 }  // namespace
 
 OptionValue check_option_value(const OptionSpec& spec, const std::optional<std::string>& text) {
   if (spec.type == OptionType::Button) return {};
-  if (!text || text->empty()) return {0, fmt::format("option '{}' needs a value", spec.name)};
+  if (spec.type == OptionType::String) {
+    // An unset string is "<empty>" by convention; a missing value means the same.
+    if (!text || *text == "<empty>") return {};
+    return {0, {}, *text};
+  }
+  if (!text || text->empty()) return invalid(fmt::format("option '{}' needs a value", spec.name));
   return spec.type == OptionType::Spin ? check_spin(spec, *text) : check_check(spec, *text);
 }
 

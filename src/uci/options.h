@@ -14,8 +14,20 @@
 
 namespace tessera::uci {
 
-enum class OptionId { Threads, Hash, ClearHash, MultiPV, Ponder, MoveOverhead, Chess960 };
-enum class OptionType { Spin, Check, Button };
+enum class OptionId {
+  Threads,
+  Hash,
+  ClearHash,
+  MultiPV,
+  Ponder,
+  MoveOverhead,
+  Chess960,
+  OwnBook,
+  BookFile,
+  BookBestMove,
+  BookDepth,
+};
+enum class OptionType { Spin, Check, Button, String };
 
 struct OptionSpec {
   OptionId id;
@@ -24,13 +36,14 @@ struct OptionSpec {
   long long default_value = 0;  // a check stores false / true as 0 / 1
   long long min = 0;
   long long max = 0;
+  std::string_view default_text = {};  // a string option's default
 };
 
 inline constexpr long long kMaxHashMb = 1 << 20;  // 1 TiB: more than any machine we run on
 
 // Threads first: fastchess resends options in this order before each game, and a thread
 // change is the one that may reallocate per-thread tables.
-inline constexpr std::array<OptionSpec, 7> kOptions = {{
+inline constexpr std::array<OptionSpec, 11> kOptions = {{
     {OptionId::Threads, "Threads", OptionType::Spin, 1, 1, 256},
     {OptionId::Hash, "Hash", OptionType::Spin, 16, 1, kMaxHashMb},
     {OptionId::ClearHash, "Clear Hash", OptionType::Button},
@@ -38,6 +51,11 @@ inline constexpr std::array<OptionSpec, 7> kOptions = {{
     {OptionId::Ponder, "Ponder", OptionType::Check, 0},
     {OptionId::MoveOverhead, "Move Overhead", OptionType::Spin, 10, 0, 5000},
     {OptionId::Chess960, "UCI_Chess960", OptionType::Check, 0},
+    {OptionId::OwnBook, "OwnBook", OptionType::Check, 0},
+    // "<empty>" is the UCI convention for an unset string (a GUI cannot send an empty value).
+    {OptionId::BookFile, "BookFile", OptionType::String, 0, 0, 0, "<empty>"},
+    {OptionId::BookBestMove, "BookBestMove", OptionType::Check, 0},
+    {OptionId::BookDepth, "BookDepth", OptionType::Spin, 100, 1, 1000},
 }};
 
 // "option name Hash type spin default 16 min 1 max 1048576"
@@ -57,9 +75,11 @@ struct SetOption {
 
 // A value checked against its option: spins must be whole integers in range (never clamped,
 // so a GUI's mistake is visible), checks `true` or `false` in any case. A button ignores it.
+// A string takes the rest of the line as written (runs of spaces read as one).
 struct OptionValue {
   long long value = 0;
   std::string error;  // "" when valid
+  std::string text;   // a string option's value ("" for "<empty>" or no value)
 };
 [[nodiscard]] OptionValue check_option_value(const OptionSpec& spec,
                                              const std::optional<std::string>& text);

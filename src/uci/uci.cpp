@@ -62,7 +62,7 @@ class Session {
   void cmd_bench(const Words& words);
 
   void run_perft(int depth);
-  [[nodiscard]] std::string apply_option(const OptionSpec& spec, long long value);
+  [[nodiscard]] std::string apply_option(const OptionSpec& spec, const OptionValue& option);
   void apply_defaults();
   void ensure_idle();
   void stop_and_wait();
@@ -83,6 +83,7 @@ class Session {
   bool quit_ = false;
   bool handshake_seen_ = false;
   std::array<long long, kOptions.size()> option_values_{};  // as last applied
+  std::string book_file_;  // BookFile as last loaded ("" when no book is loaded)
   // Last member: destroyed first, so no search thread outlives what its callbacks use.
   Engine engine_;
 };
@@ -118,8 +119,8 @@ void Session::apply_defaults() {
   for (std::size_t i = 0; i < kOptions.size(); ++i) {
     option_values_[i] = kOptions[i].default_value;
     if (kOptions[i].type == OptionType::Button) continue;
-    if (const std::string error = apply_option(kOptions[i], kOptions[i].default_value);
-        !error.empty())
+    const OptionValue value{kOptions[i].default_value, {}, {}};
+    if (const std::string error = apply_option(kOptions[i], value); !error.empty())
       report_error(error);
   }
 }
@@ -179,10 +180,13 @@ void Session::cmd_setoption(const Words& words) {
   if (!value.error.empty()) return report_error(value.error);
 
   long long& current = option_values_[std::size_t(spec - kOptions.data())];
-  // GUIs resend every option before each game; an unchanged value must not reallocate.
-  if (spec->type != OptionType::Button && value.value == current) return;
+  // GUIs resend every option before each game; an unchanged value must not reallocate (nor
+  // reload a book).
+  if (spec->type == OptionType::String ? value.text == book_file_
+                                       : spec->type != OptionType::Button && value.value == current)
+    return;
   ensure_idle();
-  if (const std::string error = apply_option(*spec, value.value); !error.empty())
+  if (const std::string error = apply_option(*spec, value); !error.empty())
     return report_error(error);
   current = value.value;
 }
@@ -275,7 +279,8 @@ void Session::run_perft(int depth) {
 
 // ----- Engine control
 
-std::string Session::apply_option(const OptionSpec& spec, long long value) {
+std::string Session::apply_option(const OptionSpec& spec, const OptionValue& option) {
+  const long long value = option.value;
   switch (spec.id) {
     case OptionId::Threads:
       return engine_.set_threads(int(value));
@@ -295,6 +300,23 @@ std::string Session::apply_option(const OptionSpec& spec, long long value) {
       break;
     case OptionId::Chess960:
       engine_.set_chess960(value != 0);
+      break;
+    case OptionId::OwnBook:
+      engine_.set_own_book(value != 0);
+      break;
+    case OptionId::BookFile: {
+      // A file that fails to load leaves no book, so the same name sent again is retried.
+      std::string error = engine_.set_book_file(option.text);
+      book_file_ = error.empty() ? option.text : std::string();
+      if (error.empty() && !option.text.empty())
+        info_string(fmt::format("book '{}' loaded", option.text));
+      return error;
+    }
+    case OptionId::BookBestMove:
+      engine_.set_book_best_move(value != 0);
+      break;
+    case OptionId::BookDepth:
+      engine_.set_book_depth(int(value));
       break;
   }
   return {};

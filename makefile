@@ -1,0 +1,37 @@
+# A make front end to the CMake build, for OpenBench and anyone who expects `make`.
+#
+#   make [EXE=name] [CXX=compiler] [NATIVE=OFF]
+#
+# builds a Release engine (no tests, no microbenchmarks) in build/openbench/<compiler> and
+# copies it to ./$(EXE). OpenBench runs `make -j EXE=... CXX=...` in the repository root and
+# then `./$(EXE) bench`, whose last two lines are `Nodes searched: N` and `Nodes/second: M`.
+
+EXE ?= tessera
+CMAKE ?= cmake
+NATIVE ?= ON
+
+# make always defines CXX (as g++). Only a compiler chosen on the command line or in the
+# environment is handed to CMake; otherwise CMake picks the system compiler as usual.
+ifneq ($(filter command line environment,$(origin CXX)),)
+  COMPILER_FLAG := -DCMAKE_CXX_COMPILER=$(CXX)
+  COMPILER_NAME := $(notdir $(firstword $(CXX)))
+else
+  COMPILER_NAME := default
+endif
+# One build directory per compiler: switching compilers in one CMake cache forces a reset.
+BUILD_DIR ?= build/openbench/$(COMPILER_NAME)
+
+.PHONY: all $(EXE) clean
+
+all: $(EXE)
+
+# The `+` hands make's job server (-j) on to the generated build.
+$(EXE):
+	$(CMAKE) -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF \
+	  -DTESSERA_BUILD_BENCH=OFF -DTESSERA_NATIVE=$(NATIVE) $(COMPILER_FLAG)
+	+$(CMAKE) --build $(BUILD_DIR) --target tessera
+	cp $(BUILD_DIR)/tessera $(EXE)
+
+clean:
+	rm -rf build/openbench
+	rm -f $(EXE)
