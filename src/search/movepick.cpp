@@ -48,6 +48,15 @@ bool MovePicker::usable_refutation(Move m) const {
   return m && m != table_move_ && !pos_.is_noisy(m) && pos_.pseudo_legal(m) && pos_.legal(m);
 }
 
+template <GenType T>
+void MovePicker::load(int first) {
+  std::array<Move, kMaxMoves> generated;
+  const int n = int(generate<T>(pos_, generated.data()) - generated.data());
+  for (int i = 0; i < n; ++i) moves_[first + i] = {generated[i], 0};
+  cur_ = first;
+  end_ = first + n;
+}
+
 void MovePicker::score_captures() {
   for (int i = cur_; i < end_; ++i) {
     const Move m = moves_[i].move;
@@ -101,11 +110,8 @@ Move MovePicker::next(bool skip_quiets) {
         return table_move_;
 
       case PickStage::CaptureInit: {
-        std::array<Move, kMaxMoves> buf;
-        const int n = int(generate<GenType::Noisy>(pos_, buf.data()) - buf.data());
-        cur_ = bad_end_ = bad_cur_ = 0;
-        end_ = n;
-        for (int i = 0; i < n; ++i) moves_[i] = {buf[i], 0};
+        bad_end_ = bad_cur_ = 0;
+        load<GenType::Noisy>(0);
         score_captures();
         stage_ = PickStage::GoodCaptures;
         break;
@@ -145,11 +151,7 @@ Move MovePicker::next(bool skip_quiets) {
           cur_ = end_ = bad_end_;
           break;
         }
-        std::array<Move, kMaxMoves> buf;
-        const int n = int(generate<GenType::Quiet>(pos_, buf.data()) - buf.data());
-        cur_ = bad_end_;
-        end_ = cur_ + n;
-        for (int i = 0; i < n; ++i) moves_[cur_ + i] = {buf[i], 0};
+        load<GenType::Quiet>(bad_end_);
         score_quiets();
         break;
       }
@@ -176,11 +178,7 @@ Move MovePicker::next(bool skip_quiets) {
         return table_move_;
 
       case PickStage::ProbCutInit: {
-        std::array<Move, kMaxMoves> buf;
-        const int n = int(generate<GenType::Noisy>(pos_, buf.data()) - buf.data());
-        cur_ = 0;
-        end_ = n;
-        for (int i = 0; i < n; ++i) moves_[i] = {buf[i], 0};
+        load<GenType::Noisy>(0);
         score_captures();
         stage_ = PickStage::ProbCutCaptures;
         break;
@@ -199,11 +197,7 @@ Move MovePicker::next(bool skip_quiets) {
         return table_move_;
 
       case PickStage::QsCaptureInit: {
-        std::array<Move, kMaxMoves> buf;
-        const int n = int(generate<GenType::Noisy>(pos_, buf.data()) - buf.data());
-        cur_ = 0;
-        end_ = n;
-        for (int i = 0; i < n; ++i) moves_[i] = {buf[i], 0};
+        load<GenType::Noisy>(0);
         score_captures();
         stage_ = PickStage::QsCaptures;
         break;
@@ -218,11 +212,7 @@ Move MovePicker::next(bool skip_quiets) {
         break;
 
       case PickStage::QsQuietInit: {
-        std::array<Move, kMaxMoves> buf;
-        const int n = int(generate<GenType::Quiet>(pos_, buf.data()) - buf.data());
-        cur_ = 0;
-        end_ = n;
-        for (int i = 0; i < n; ++i) moves_[i] = {buf[i], 0};
+        load<GenType::Quiet>(0);
         score_quiets();
         stage_ = PickStage::QsQuiets;
         break;

@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 
+#include "core/movegen.h"
 #include "core/position.h"
 #include "search/history.h"
 
@@ -80,6 +81,9 @@ class MovePicker {
   MovePicker(const Position& pos, Move table_move, const OrderingContext& ctx, PickStage first);
   [[nodiscard]] bool usable_refutation(Move m) const;
   [[nodiscard]] bool is_refutation(Move m) const;
+  // Generates the legal moves of kind T into moves_[first...], unscored, as [cur_, end_).
+  template <GenType T>
+  void load(int first);
   void score_captures();
   void score_quiets();
   // Moves the best-scored move of [cur_, end_) to cur_ and returns it.
