@@ -39,11 +39,12 @@ Bitboard Position::king_blockers(Color c) const {
   Bitboard snipers = ((rook_attacks(ksq, 0) & pieces(ROOK, QUEEN)) |
                       (bishop_attacks(ksq, 0) & pieces(BISHOP, QUEEN))) &
                      pieces(~c);
-  const Bitboard occupied = pieces() ^ snipers;
+  // Every piece counts as a blocker, enemy sliders included: a checking slider in front of
+  // another one on the same line must not make the piece behind it look pinned.
   Bitboard blockers = 0;
   while (snipers) {
     const Square s = pop_lsb(snipers);
-    const Bitboard between = between_bb(ksq, s) & occupied & ~s.bb();
+    const Bitboard between = between_bb(ksq, s) & pieces() & ~s.bb();
     if (between && !more_than_one(between)) blockers |= between;
   }
   return blockers;
