@@ -12,30 +12,12 @@
 #include "core/movegen.h"
 #include "core/position.h"
 #include "engine/engine.h"
+#include "engine_recorder.h"
 
 namespace tessera {
 namespace {
 
-struct Recorder {
-  std::mutex mutex;
-  std::vector<SearchInfo> infos;
-  std::vector<std::pair<Move, Move>> bestmoves;
-  std::atomic<int> bestmove_count{0};
-
-  EngineCallbacks callbacks() {
-    EngineCallbacks cb;
-    cb.on_info = [this](const SearchInfo& i) {
-      std::lock_guard lock(mutex);
-      infos.push_back(i);
-    };
-    cb.on_bestmove = [this](Move best, Move ponder) {
-      std::lock_guard lock(mutex);
-      bestmoves.emplace_back(best, ponder);
-      ++bestmove_count;
-    };
-    return cb;
-  }
-};
+using testing::Recorder;
 
 TEST(Engine, SetPositionPlaysMovesAndStopsAtTheFirstIllegalOne) {
   Engine engine(EngineCallbacks{});

@@ -13,32 +13,14 @@
 #include "core/movegen.h"
 #include "core/position.h"
 #include "engine/engine.h"
+#include "engine_recorder.h"
 #include "eval/evaluate.h"
 #include "search/score.h"
 
 namespace tessera {
 namespace {
 
-// Collects what a search reports.
-struct Recorder {
-  std::mutex mutex;
-  std::vector<SearchInfo> infos;
-  std::vector<std::pair<Move, Move>> bestmoves;
-
-  EngineCallbacks callbacks() {
-    EngineCallbacks cb;
-    cb.on_info = [this](const SearchInfo& i) {
-      std::lock_guard lock(mutex);
-      infos.push_back(i);
-    };
-    cb.on_bestmove = [this](Move best, Move ponder) {
-      std::lock_guard lock(mutex);
-      bestmoves.emplace_back(best, ponder);
-    };
-    cb.on_message = [](const std::string&) {};
-    return cb;
-  }
-};
+using testing::Recorder;
 
 SearchLimits depth_limit(int depth) {
   SearchLimits l;
