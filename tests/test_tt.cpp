@@ -192,6 +192,21 @@ TEST(TranspositionTable, MateScoresAreStoredRelativeToTheNode) {
   EXPECT_TRUE(is_mate_score(score_from_tt(mate_in(9), 0, 80)));
 }
 
+TEST(TranspositionTable, FoldedKeysMakeDistantPositionsShareEntries) {
+  TranspositionTable tt;
+  EXPECT_EQ(TranspositionTable::fold_key(0x1234, 0), 0x1234u);
+  tt.set_key_bits(4);
+  // Keys equal in their low four bits are one position to the table.
+  const Key a = 0xABCDEF0123456785ULL, b = 0x1111111111111115ULL, c = 0x1111111111111116ULL;
+  tt.probe(a).writer.write(a, 77, 3, Bound::Exact, Move(std::uint16_t(1234)));
+  const TTProbe hit = tt.probe(b);
+  ASSERT_TRUE(hit.hit);
+  EXPECT_EQ(hit.data.score, 77);
+  EXPECT_FALSE(tt.probe(c).hit);
+  tt.set_key_bits(0);
+  EXPECT_FALSE(tt.probe(b).hit);
+}
+
 TEST(TranspositionTable, MateMovesCountsFullMoves) {
   EXPECT_EQ(mate_moves(mate_in(1)), 1);
   EXPECT_EQ(mate_moves(mate_in(3)), 2);

@@ -55,7 +55,7 @@ TTData TranspositionTable::unpack(std::uint64_t raw) {
 
 void TTWriter::write(Key key, int score, int depth, Bound bound, Move move) const {
   if (slot_ == nullptr) return;
-  const std::uint16_t k16 = TranspositionTable::key16(key);
+  const std::uint16_t k16 = TranspositionTable::key16(TranspositionTable::fold_key(key, key_bits_));
   const std::uint64_t old_raw = slot_->load(std::memory_order_relaxed);
   const TTData old = TranspositionTable::unpack(old_raw);
   const bool same = old.bound != Bound::None && std::uint16_t(old_raw) == k16;
@@ -127,6 +127,8 @@ void TranspositionTable::clear() {
 }
 
 TTProbe TranspositionTable::probe(Key key) const {
+  if (key_bits_) [[unlikely]]
+    key = fold_key(key, key_bits_);
   Cluster& c = cluster_of(key);
   const std::uint16_t k16 = key16(key);
   TTProbe result;
@@ -145,7 +147,7 @@ TTProbe TranspositionTable::probe(Key key) const {
     if (std::uint16_t(raw) == k16) {
       result.hit = true;
       result.data = d;
-      result.writer = TTWriter(&slot, generation_);
+      result.writer = TTWriter(&slot, generation_, key_bits_);
       return result;
     }
     const int w = worth(d, generation_);
@@ -154,12 +156,12 @@ TTProbe TranspositionTable::probe(Key key) const {
       victim_worth = w;
     }
   }
-  result.writer = TTWriter(victim, generation_);
+  result.writer = TTWriter(victim, generation_, key_bits_);
   return result;
 }
 
 void TranspositionTable::prefetch(Key key) const {
-  [[maybe_unused]] const void* address = &cluster_of(key);
+  [[maybe_unused]] const void* address = &cluster_of(fold_key(key, key_bits_));
 #if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
   _mm_prefetch(static_cast<const char*>(address), _MM_HINT_T0);
 #elif defined(__aarch64__)

@@ -69,15 +69,11 @@ class TTWriter {
  private:
   friend class TranspositionTable;
 
-  // The high 64 bits of a 64 x 64-bit product: maps a key uniformly onto [0, n).
-  [[nodiscard]] inline std::size_t mul_hi64(std::uint64_t a, std::uint64_t b) {
-    __extension__ using U128 = unsigned __int128;
-    return std::size_t((U128(a) * U128(b)) >> 64);
-  }
-  TTWriter(std::atomic<std::uint64_t>* slot, std::uint8_t generation)
-      : slot_(slot), generation_(generation) {}
+  TTWriter(std::atomic<std::uint64_t>* slot, std::uint8_t generation, std::uint8_t key_bits)
+      : slot_(slot), generation_(generation), key_bits_(key_bits) {}
   std::atomic<std::uint64_t>* slot_ = nullptr;
   std::uint8_t generation_ = 0;
+  std::uint8_t key_bits_ = 0;
 };
 
 struct TTProbe {
@@ -116,6 +112,15 @@ class TranspositionTable {
 
   // Used only by tests: a table of exactly `clusters` clusters, to force collisions.
   [[nodiscard]] std::string resize_clusters_for_testing(std::size_t clusters);
+  // Collision mode, for tests and stress runs: with `bits` in 1..16 every key is folded onto
+  // 2^bits values before use, so unrelated positions share entries (index and check alike) all
+  // the time and the search must survive foreign moves and scores. 0 restores full keys.
+  void set_key_bits(int bits) { key_bits_ = std::uint8_t(bits); }
+  [[nodiscard]] int key_bits() const { return key_bits_; }
+  [[nodiscard]] static Key fold_key(Key key, int bits) {
+    if (bits == 0) return key;
+    return ((key & ((Key(1) << bits) - 1)) + 1) * 0x9E3779B97F4A7C15ULL;  // odd: spreads bits
+  }
 
   // The packing, public for the tests.
   static constexpr std::uint64_t kGenerationMask = 63;
@@ -142,6 +147,7 @@ class TranspositionTable {
   std::size_t cluster_count_ = 0;
   std::size_t mb_ = 0;
   std::uint8_t generation_ = 0;
+  std::uint8_t key_bits_ = 0;
 };
 
 constexpr int score_to_tt(int score, int ply) {
