@@ -148,11 +148,12 @@ TEST(UciText, InfoAndBestmoveFormatting) {
   info.nodes = 12345;
   info.nps = 1000000;
   info.hashfull = 3;
+  info.tbhits = 5;
   info.time_ms = 12;
   info.pv = {pos.parse_uci_move("e2e4"), Move::none(), pos.parse_uci_move("d2d4")};
   EXPECT_EQ(format_info(info, pos),
             "info depth 7 seldepth 11 multipv 1 score cp -25 upperbound nodes 12345 nps 1000000 "
-            "hashfull 3 time 12 pv e2e4");  // the PV stops at its first illegal move
+            "hashfull 3 tbhits 5 time 12 pv e2e4");  // the PV stops at its first illegal move
 
   info.is_mate = true;
   info.mate_moves = -3;
@@ -160,7 +161,7 @@ TEST(UciText, InfoAndBestmoveFormatting) {
   info.pv.clear();
   EXPECT_EQ(format_info(info, pos),
             "info depth 7 seldepth 11 multipv 1 score mate -3 nodes 12345 nps 1000000 hashfull 3 "
-            "time 12");
+            "tbhits 5 time 12");
 
   SearchInfo none;
   none.is_mate = true;

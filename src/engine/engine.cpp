@@ -6,6 +6,7 @@
 
 #include "book/polyglot_book.h"
 #include "search/search.h"
+#include "search/tablebase.h"
 #include "search/thread.h"
 #include "search/tt.h"
 
@@ -16,6 +17,12 @@ struct Engine::Impl {
 
   EngineCallbacks callbacks;
   Position position = Position::startpos();
+  // Fathom's state is process-wide; this is its one owner (see tablebase.h). Declared before
+  // the pool, so that it outlives every search that probes it.
+  search::Tablebases tablebases;
+  int tb_probe_depth = 1;
+  int tb_probe_limit = 7;
+  bool tb_50_move_rule = true;
   search::TranspositionTable tt;  // declared before the pool, which refers to it
   search::SearchPool pool{tt};
   int multipv = 1;
@@ -47,6 +54,10 @@ struct Engine::Impl {
     c.move_overhead_ms = move_overhead_ms;
     c.ponder_enabled = ponder;
     c.report = report;
+    c.tablebases = &tablebases;
+    c.tb_probe_depth = tb_probe_depth;
+    c.tb_probe_limit = tb_probe_limit;
+    c.tb_50_move_rule = tb_50_move_rule;
     return c;
   }
 };
@@ -181,6 +192,27 @@ Move Engine::book_move() {
   if (!e.own_book || !e.book || e.position.plies_from_start() >= e.book_depth) return Move::none();
   return e.book->pick(e.position, e.book_best_move, impl_->book_rng);
 }
+
+bool Engine::syzygy_supported() { return search::Tablebases::supported(); }
+
+std::string Engine::set_syzygy_path(const std::string& paths) {
+  wait();  // no search may probe while Fathom reloads
+  std::string error = impl_->tablebases.load(paths);
+  return error.empty() ? error : error + "; playing without tablebases";
+}
+
+Engine::SyzygyTables Engine::syzygy_tables() const {
+  const search::TablebaseFiles& files = impl_->tablebases.files();
+  return {files.wdl, files.dtz, files.max_pieces};
+}
+
+void Engine::set_syzygy_probe_depth(int depth) { impl_->tb_probe_depth = std::max(depth, 1); }
+
+void Engine::set_syzygy_probe_limit(int pieces) {
+  impl_->tb_probe_limit = std::clamp(pieces, 0, search::Tablebases::kMaxPieces);
+}
+
+void Engine::set_syzygy_50_move_rule(bool on) { impl_->tb_50_move_rule = on; }
 
 std::uint64_t Engine::search_sync(const SearchLimits& limits, bool report) {
   // Histories start empty too, so that the node count depends on nothing but the position,

@@ -49,7 +49,8 @@ struct SearchInfo {
   Bound bound = Bound::Exact;  // Lower / Upper when the line failed high / low
   std::uint64_t nodes = 0;
   std::uint64_t nps = 0;
-  int hashfull = 0;  // per mille
+  std::uint64_t tbhits = 0;  // successful tablebase probes, all threads together
+  int hashfull = 0;          // per mille
   std::int64_t time_ms = 0;
   std::vector<Move> pv;
 };
@@ -105,6 +106,27 @@ class Engine {
   [[nodiscard]] bool book_loaded() const;
   // The book move go() would play now (draws from the random generator), or Move::none().
   [[nodiscard]] Move book_move();
+
+  // ----- Syzygy tablebases. set_syzygy_path loads the tables at once from one or more
+  // directories (joined by ':', or ';' on Windows); "" or "<empty>" unloads. A directory that
+  // does not exist or a path without tables returns the reason and leaves none loaded; the
+  // engine plays on without. The tables are probed in the search for positions of at most
+  // probe_limit pieces without castling rights, right after a capture or pawn move, at
+  // probe_depth and deeper (at any depth with fewer pieces than the limit). At the root, the
+  // search keeps to the moves the tables rank best. With the fifty-move rule on, cursed wins
+  // and blessed losses count as draws. Built without Fathom, syzygy_supported() is false and
+  // set_syzygy_path refuses every non-empty path.
+  struct SyzygyTables {
+    int wdl = 0;         // WDL tables (.rtbw) found
+    int dtz = 0;         // DTZ tables (.rtbz) found
+    int max_pieces = 0;  // the most pieces of any table; 0 when none is loaded
+  };
+  [[nodiscard]] static bool syzygy_supported();
+  [[nodiscard]] std::string set_syzygy_path(const std::string& paths);
+  [[nodiscard]] SyzygyTables syzygy_tables() const;
+  void set_syzygy_probe_depth(int depth);
+  void set_syzygy_probe_limit(int pieces);
+  void set_syzygy_50_move_rule(bool on);
 
   // Fixed-depth search of the current position, synchronously: the total node count. Used by
   // bench; nothing is reported through callbacks except when `report` is true.

@@ -4,6 +4,11 @@
 // mated), so shorter mates score higher. Every score, mates included, fits in an int16, which is
 // how the transposition table stores it. Scores in the table are relative to the node that
 // stored them (see tt.h), everything else is relative to the root.
+//
+// A tablebase win found `ply` plies below the root scores kTbWin - ply: above every evaluation
+// (those stay within +-20000), below every mate, and sooner wins higher. The table stores these
+// as they are (tt.h adjusts mate scores only), so read at another ply one is a few points off,
+// which only reorders wins among themselves.
 #pragma once
 
 #include "core/types.h"
@@ -22,10 +27,23 @@ inline constexpr int kMaxEval = kMateInMaxPly - 1;
 
 static_assert(kNone < 32767, "every score must fit in an int16");
 
+// Tablebase wins and losses, reached within the search.
+inline constexpr int kTbWin = kMateInMaxPly - 1;
+inline constexpr int kTbWinInMaxPly = kTbWin - kMaxPly;
+inline constexpr int kTbLossInMaxPly = -kTbWinInMaxPly;
+static_assert(kTbWinInMaxPly > 20000, "tablebase scores must lie above every evaluation");
+
 [[nodiscard]] constexpr int mate_in(int ply) { return kMate - ply; }
 [[nodiscard]] constexpr int mated_in(int ply) { return -kMate + ply; }
 [[nodiscard]] constexpr bool is_mate_score(int s) {
   return s >= kMateInMaxPly || s <= kMatedInMaxPly;
+}
+
+[[nodiscard]] constexpr int tb_win_in(int ply) { return kTbWin - ply; }
+[[nodiscard]] constexpr int tb_loss_in(int ply) { return -kTbWin + ply; }
+// A mate or a tablebase win or loss: a result, not an estimate.
+[[nodiscard]] constexpr bool is_decisive(int s) {
+  return s >= kTbWinInMaxPly || s <= kTbLossInMaxPly;
 }
 
 // Mate in n moves (n > 0 when the side to move mates, n < 0 when it is mated) for a mate score:

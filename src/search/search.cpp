@@ -1,6 +1,7 @@
 #include "search/search.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 
 #include "core/movegen.h"
@@ -14,12 +15,60 @@ namespace {
 // probe never takes a quiescence result for a real search.
 constexpr int kDepthQsCheck = 0;
 constexpr int kDepthQs = -1;
+
+// The score of a tablebase result `ply` plies below the root. Under the fifty-move rule a
+// cursed win is a draw, but one the opponent may still spoil: a point above the draw keeps it
+// preferred to a dead draw. Without the rule it is a win like any other.
+[[nodiscard]] int tablebase_score(Wdl wdl, int ply, bool fifty_move_rule) {
+  switch (wdl) {
+    case Wdl::Win:
+      return tb_win_in(ply);
+    case Wdl::Loss:
+      return tb_loss_in(ply);
+    case Wdl::CursedWin:
+      return fifty_move_rule ? kDraw + 1 : tb_win_in(ply);
+    case Wdl::BlessedLoss:
+      return fifty_move_rule ? kDraw - 1 : tb_loss_in(ply);
+    case Wdl::Draw:
+      break;
+  }
+  return kDraw;
+}
+
+// How good a root move is by the tables, higher being better for the side to move: the result
+// first; then, for a win, the fewest plies to the next capture or pawn move or mate (so every
+// move makes progress and the fifty-move counter never runs out); for a loss, the most.
+[[nodiscard]] int tablebase_rank(const TablebaseRootMove& m, bool fifty_move_rule) {
+  int result = int(m.wdl);
+  if (!fifty_move_rule) result = result > 0 ? 2 : result < 0 ? -2 : 0;
+  const int distance = result > 0 ? -m.dtz : result < 0 ? m.dtz : 0;
+  return result * 100000 + distance;
+}
 }  // namespace
+
+int tablebase_cardinality(const SearchConfig& config) {
+  if (config.tablebases == nullptr) return 0;
+  return std::min(config.tablebases->max_pieces(), config.tb_probe_limit);
+}
+
+std::vector<TablebaseRootMove> probe_root_tablebases(const Position& root,
+                                                     const SearchConfig& config) {
+  const int cardinality = tablebase_cardinality(config);
+  if (cardinality == 0 || popcount(root.pieces()) > cardinality) return {};
+  return config.tablebases->probe_root(root).value_or(std::vector<TablebaseRootMove>{});
+}
 
 std::uint64_t SharedState::total_nodes() const {
   std::uint64_t n = 0;
   if (workers != nullptr)
     for (const auto& w : *workers) n += w->nodes();
+  return n;
+}
+
+std::uint64_t SharedState::total_tbhits() const {
+  std::uint64_t n = 0;
+  if (workers != nullptr)
+    for (const auto& w : *workers) n += w->tbhits();
   return n;
 }
 
@@ -72,6 +121,10 @@ void Worker::prepare(const Position& root, const std::vector<Move>& searchmoves)
   // searchmoves naming no legal move is treated as absent: a move must always come back.
   if (root_moves_.empty())
     for (const Move m : legal) root_moves_.emplace_back(m);
+  nodes_.store(0, std::memory_order_relaxed);
+  tbhits_.store(0, std::memory_order_relaxed);
+  tb_cardinality_ = tablebase_cardinality(shared_.config);
+  restrict_root_to_tablebase();
 
   // Put the table move first, so that even a search stopped at once answers a sensible move.
   const TTProbe probe = shared_.tt->probe(root.key());
@@ -81,7 +134,6 @@ void Worker::prepare(const Position& root, const std::vector<Move>& searchmoves)
     if (it != root_moves_.end()) std::rotate(root_moves_.begin(), it, it + 1);
   }
 
-  nodes_.store(0, std::memory_order_relaxed);
   limit_check_countdown_ = 0;
   seldepth_ = root_depth_ = completed_depth_ = 0;
   pv_idx_ = 0;
@@ -96,17 +148,51 @@ void Worker::count_node() {
   nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 }
 
-// Main thread only: stops the search when a node or hard time limit is reached. Checked every
-// so many nodes; with a node limit often enough to overshoot it by little.
+void Worker::count_tbhits(std::uint64_t n) {
+  tbhits_.store(tbhits_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+}
+
+// Keeps the root moves that the tables rank best (see prepare) and remembers the root's
+// tablebase score for the reports. The moves in the tables' list were probed once at the root;
+// the main thread counts them as its hits.
+void Worker::restrict_root_to_tablebase() {
+  root_tb_score_ = kNone;
+  const std::vector<TablebaseRootMove>& ranked = shared_.root_tablebase;
+  if (ranked.empty()) return;
+  const bool rule = shared_.config.tb_50_move_rule;
+  std::vector<std::pair<int, const TablebaseRootMove*>> ranks;
+  for (const RootMove& rm : root_moves_) {
+    const auto it = std::find_if(ranked.begin(), ranked.end(),
+                                 [&](const TablebaseRootMove& t) { return t.move == rm.move; });
+    if (it == ranked.end()) return;  // not the same position: search without the tables' help
+    ranks.emplace_back(tablebase_rank(*it, rule), &*it);
+  }
+  int best = INT_MIN;
+  const TablebaseRootMove* best_entry = nullptr;
+  for (const auto& [rank, entry] : ranks)
+    if (rank > best) {
+      best = rank;
+      best_entry = entry;
+    }
+  std::vector<RootMove> kept;
+  for (std::size_t i = 0; i < root_moves_.size(); ++i)
+    if (ranks[i].first == best) kept.push_back(root_moves_[i]);
+  root_moves_ = std::move(kept);
+  root_tb_score_ = tablebase_score(best_entry->wdl, 0, rule);
+  if (is_main()) count_tbhits(ranked.size());
+}
+
+// Main thread only: stops the search when a node or hard time limit is reached. The clock is
+// read every 1024 nodes; a node limit is checked at every node, so that a single thread stops
+// exactly at it (`go nodes N` searches N nodes; helper threads may add a few).
 void Worker::check_limits() {
-  if (--limit_check_countdown_ > 0) return;
   const SearchLimits& limits = shared_.limits;
-  limit_check_countdown_ =
-      limits.nodes ? int(std::clamp<std::uint64_t>(limits.nodes / 1024, 1, 1024)) : 1024;
   if (limits.nodes && shared_.total_nodes() >= limits.nodes) {
     shared_.stop.store(true, std::memory_order_relaxed);
     return;
   }
+  if (--limit_check_countdown_ > 0) return;
+  limit_check_countdown_ = 1024;
   // Until depth 1 is complete there is no searched move to play: a depth-1 search is cheap.
   if (completed_depth_ < 1 || !shared_.time.enabled() ||
       shared_.pondering.load(std::memory_order_relaxed))
@@ -210,7 +296,40 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       pos.rule50() < 90)  // near the fifty-move draw a stored score may be stale
     return tt_score;
 
-  // Step 6. Static evaluation, refined by the table score when its bound allows
+  // Step 6. Tablebase probe: with few pieces, right after a capture or pawn move (where Fathom
+  // answers), the tables know the result. A draw is exact; a win is a lower bound and a loss
+  // an upper bound (a mate may be found, or suffered, sooner), so they cut off only beyond the
+  // window. In a PV node a bound that does not cut still narrows the result.
+  int tb_min = -kInfinite;
+  int tb_max = kInfinite;
+  if (!root && !excluded && tb_cardinality_ > 0 && pos.rule50() == 0) {
+    const int pieces = popcount(pos.pieces());
+    if (pieces <= tb_cardinality_ &&
+        (pieces < tb_cardinality_ || depth >= shared_.config.tb_probe_depth)) {
+      if (const std::optional<Wdl> wdl = shared_.config.tablebases->probe_wdl(pos)) {
+        count_tbhits(1);
+        const int v = tablebase_score(*wdl, ply, shared_.config.tb_50_move_rule);
+        const Bound b = v >= kTbWinInMaxPly    ? Bound::Lower
+                        : v <= kTbLossInMaxPly ? Bound::Upper
+                                               : Bound::Exact;
+        if (b == Bound::Exact || (b == Bound::Lower ? v >= beta : v <= alpha)) {
+          tt.writer.write(key, score_to_tt(v, ply), std::min(depth + 6, kMaxPly - 1), b,
+                          Move::none());
+          return v;
+        }
+        if (pv_node) {
+          if (b == Bound::Lower) {
+            tb_min = v;
+            alpha = std::max(alpha, v);
+          } else {
+            tb_max = v;
+          }
+        }
+      }
+    }
+  }
+
+  // Step 7. Static evaluation, refined by the table score when its bound allows
   int eval = kNone;
   int raw_eval = kNone;
   bool improving = false;
@@ -232,18 +351,18 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
 
   const bool can_prune_node = !pv_node && !in_check && !excluded;
 
-  // Step 7. Razoring: far below alpha at low depth, only captures could save the node
+  // Step 8. Razoring: far below alpha at low depth, only captures could save the node
   if (can_prune_node && depth <= 3 && eval + 250 * depth < alpha) {
     const int v = qsearch<NodeType::NonPV>(alpha, alpha + 1, ss);
     if (v <= alpha) return v;
   }
 
-  // Step 8. Reverse futility pruning: so far above beta that a quiet move will not fall back
-  if (can_prune_node && depth <= 8 && eval < kMateInMaxPly && beta > kMatedInMaxPly &&
+  // Step 9. Reverse futility pruning: so far above beta that a quiet move will not fall back
+  if (can_prune_node && depth <= 8 && eval < kTbWinInMaxPly && beta > kTbLossInMaxPly &&
       eval - (improving ? 60 : 85) * depth >= beta)
     return (eval + beta) / 2;
 
-  // Step 9. Null-move pruning: if passing still fails high, a real move will too. Skipped
+  // Step 10. Null-move pruning: if passing still fails high, a real move will too. Skipped
   // with only king and pawns, where zugzwang is common, and verified at high depth.
   if (can_prune_node && (ss - 1)->current_move != Move::null() && eval >= beta &&
       ss->static_eval >= beta && depth >= 3 && ply >= nmp_min_ply_ &&
@@ -256,7 +375,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     const int v = -search<NodeType::NonPV>(-beta, -beta + 1, depth - r, !cut_node, ss + 1);
     pos.unmake_null_move();
     if (shared_.stop.load(std::memory_order_relaxed)) return 0;
-    if (v >= beta && v < kMateInMaxPly) {
+    if (v >= beta && v < kTbWinInMaxPly) {  // a pass proves no mate and no tablebase win
       if (depth < 14 || nmp_min_ply_ != 0) return v;
       // Verification: search again without null moves for the next plies.
       nmp_min_ply_ = ply + 3 * (depth - r) / 4;
@@ -266,7 +385,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     }
   }
 
-  // Step 10. ProbCut: a capture that beats beta by a margin in a shallow search will very
+  // Step 11. ProbCut: a capture that beats beta by a margin in a shallow search will very
   // likely beat beta in the full one too.
   const int probcut_beta = beta + 200 - 50 * improving;
   if (can_prune_node && depth >= 5 && std::abs(beta) < kMateInMaxPly &&
@@ -296,11 +415,11 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     }
   }
 
-  // Step 11. Internal iterative reduction: without a table move this node was never searched
+  // Step 12. Internal iterative reduction: without a table move this node was never searched
   // well; search it shallower now, the next iteration will find it in the table.
   if ((pv_node || cut_node) && !root && depth >= 4 && !tt_move) depth -= 1;
 
-  // Step 12. The move loop
+  // Step 13. The move loop
   const Move prev_move = (ss - 1)->current_move;
   const Move counter =
       prev_move.is_ok() ? histories_->counter[(ss - 1)->moved_piece.index()][prev_move.to().index()]
@@ -334,7 +453,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
                                       (*ctx.continuation[0])[moved.index()][to] +
                                       (*ctx.continuation[1])[moved.index()][to];
 
-    // Step 13. Pruning at shallow depth, once a line that avoids being mated exists
+    // Step 14. Pruning at shallow depth, once a line that avoids being mated exists
     if (!root && best_score > kMatedInMaxPly && pos.has_non_pawn_material(us)) {
       const int lmr_depth = std::max(new_depth - reduction(improving, depth, move_count), 0);
       // Late-move pruning: after enough moves the remaining quiet ones are not worth trying,
@@ -366,7 +485,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       }
     }
 
-    // Step 14. Extensions
+    // Step 15. Extensions
     int extension = 0;
     if (!root && ply < 2 * root_depth_) {
       // Singular extension: when the table move is much better than every alternative, it
@@ -394,7 +513,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     }
     new_depth += extension;
 
-    // Step 15. Make the move (fetching the child's table cluster first)
+    // Step 16. Make the move (fetching the child's table cluster first)
     shared_.tt->prefetch(pos.key_after(m));
     ss->current_move = m;
     ss->moved_piece = moved;
@@ -402,7 +521,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     const bool bad_capture = capture && picker.stage() == PickStage::BadCaptures;
     pos.make_move(m);
 
-    // Step 16. Late move reductions, then principal variation search
+    // Step 17. Late move reductions, then principal variation search
     int score = -kInfinite;
     if (depth >= 2 && move_count > 1 + int(root) && (!capture || bad_capture)) {
       int r = reduction(improving, depth, move_count);
@@ -423,7 +542,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
 
     pos.unmake_move(m);
 
-    // Step 17. A stopped search returns garbage: discard it before it reaches any table
+    // Step 18. A stopped search returns garbage: discard it before it reaches any table
     if (shared_.stop.load(std::memory_order_relaxed)) return 0;
 
     if constexpr (root) {
@@ -441,7 +560,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       }
     }
 
-    // Step 18. Best move so far
+    // Step 19. Best move so far
     if (score > best_score) {
       best_score = score;
       if (score > alpha) {
@@ -459,11 +578,11 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     }
   }
 
-  // Step 19. No move searched: checkmate or stalemate (or only the excluded move)
+  // Step 20. No move searched: checkmate or stalemate (or only the excluded move)
   if (move_count == 0) {
     best_score = excluded ? alpha : in_check ? mated_in(ply) : kDraw;
   } else if (best_move) {
-    // Step 20. Reward the move that proved best, punish those tried before it
+    // Step 21. Reward the move that proved best, punish those tried before it
     const int bonus = history_bonus(depth);
     if (!pos.is_noisy(best_move)) {
       if (ss->killers[0] != best_move) {
@@ -491,19 +610,22 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     }
   }
 
+  // Step 22. The tables' bounds on a PV node they did not cut off
+  best_score = std::clamp(best_score, tb_min, tb_max);
+
   const Bound bound = best_score >= beta       ? Bound::Lower
                       : (pv_node && best_move) ? Bound::Exact
                                                : Bound::Upper;
 
-  // Step 21. Learn how wrong the static evaluation was, when the result says so reliably: not
+  // Step 23. Learn how wrong the static evaluation was, when the result says so reliably: not
   // in check, not decided by a capture, and not a bound on the wrong side of the evaluation.
-  if (!in_check && !excluded && !is_mate_score(best_score) &&
+  if (!in_check && !excluded && !is_decisive(best_score) &&
       !(best_move && pos.is_noisy(best_move)) &&
       !(bound == Bound::Lower && best_score <= ss->static_eval) &&
       !(bound == Bound::Upper && best_score >= ss->static_eval))
     update_correction(*histories_, us, pos.pawn_key(), best_score - raw_eval, depth);
 
-  // Step 22. Store the result (not for a partial root search of a secondary MultiPV line)
+  // Step 24. Store the result (not for a partial root search of a secondary MultiPV line)
   if (!excluded && !(root && pv_idx_ > 0))
     tt.writer.write(key, score_to_tt(best_score, ply), depth, bound, best_move);
   return best_score;
@@ -628,12 +750,18 @@ SearchInfo Worker::make_info(std::size_t line, int depth) const {
   if (score == -kInfinite) score = rm.display_score;
   if (score == -kInfinite) score = 0;  // nothing searched yet: no better guess
   info.bound = rm.score != -kInfinite ? rm.bound : Bound::Exact;
+  // A root in the tablebases has a known result; only a mate the search found says more.
+  if (root_tb_score_ != kNone && !is_mate_score(score)) {
+    score = root_tb_score_;
+    info.bound = Bound::Exact;
+  }
   info.score = score;
   info.is_mate = is_mate_score(score);
   info.mate_moves = info.is_mate ? mate_moves(score) : 0;
   info.nodes = shared_.total_nodes();
   info.time_ms = shared_.elapsed_ms();
   info.nps = info.nodes * 1000 / std::uint64_t(std::max<std::int64_t>(info.time_ms, 1));
+  info.tbhits = shared_.total_tbhits();
   info.hashfull = shared_.tt->hashfull();
   info.pv = legal_prefix(*pos_, rm.pv);
   if (info.pv.empty()) info.pv.push_back(rm.move);

@@ -24,6 +24,7 @@
 #include "engine/engine.h"
 #include "search/history.h"
 #include "search/score.h"
+#include "search/tablebase.h"
 #include "search/timeman.h"
 #include "search/tt.h"
 
@@ -48,7 +49,23 @@ struct SearchConfig {
   int move_overhead_ms = 10;
   bool ponder_enabled = false;
   bool report = true;  // false: no callbacks at all (bench)
+  // Syzygy tablebases (none when null or empty). Positions of at most tb_probe_limit pieces
+  // are probed in the search at depth tb_probe_depth and deeper, or at any depth with fewer
+  // pieces than the limit. With tb_50_move_rule, cursed wins and blessed losses are draws.
+  const Tablebases* tablebases = nullptr;
+  int tb_probe_depth = 1;
+  int tb_probe_limit = 7;
+  bool tb_50_move_rule = true;
 };
+
+// The most pieces a position may have to be probed under `config`; 0 when probing is off.
+[[nodiscard]] int tablebase_cardinality(const SearchConfig& config);
+
+// The tablebases' verdict on every legal move of the root, or an empty list when the root is
+// not in the tables (too many pieces, castling rights, no tables or no legal move). Not for
+// use while a search runs on the same tables' behalf: the caller is the controlling thread.
+[[nodiscard]] std::vector<TablebaseRootMove> probe_root_tablebases(const Position& root,
+                                                                   const SearchConfig& config);
 
 // Everything the threads of one search share. Created by the pool before the threads start.
 struct SharedState {
@@ -58,6 +75,9 @@ struct SharedState {
   TimeManager time;
   EngineCallbacks callbacks;
   const std::vector<std::unique_ptr<Worker>>* workers = nullptr;
+  // The root moves ranked by the tablebases (empty: the root is not in the tables). Every
+  // worker then searches only the moves of the best rank.
+  std::vector<TablebaseRootMove> root_tablebase;
 
   TimePoint go_time;                             // for reported times
   std::atomic<std::int64_t> budget_start_ns{0};  // the clock of the budget (go, or ponderhit)
@@ -69,6 +89,7 @@ struct SharedState {
   std::condition_variable cv;
 
   [[nodiscard]] std::uint64_t total_nodes() const;
+  [[nodiscard]] std::uint64_t total_tbhits() const;
   [[nodiscard]] std::int64_t elapsed_ms() const;         // since go
   [[nodiscard]] std::int64_t budget_elapsed_ms() const;  // since go or ponderhit
 };
@@ -81,13 +102,17 @@ class Worker {
   Worker& operator=(const Worker&) = delete;
 
   // Prepares a search of `root`; the root moves are its legal moves, restricted to
-  // `searchmoves` when that names at least one legal move.
+  // `searchmoves` when that names at least one legal move, and then, when the root is in the
+  // tablebases (shared.root_tablebase), to those the tables rank best: a win kept with the
+  // fewest plies to the next capture or pawn move (or mate), so that every move makes progress
+  // and the win is converted; a draw held; a loss resisted longest.
   void prepare(const Position& root, const std::vector<Move>& searchmoves);
   // Iterative deepening until the depth limit or the stop flag.
   void iterative_deepening();
 
   [[nodiscard]] bool is_main() const { return id_ == 0; }
   [[nodiscard]] std::uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
+  [[nodiscard]] std::uint64_t tbhits() const { return tbhits_.load(std::memory_order_relaxed); }
   [[nodiscard]] const std::vector<RootMove>& root_moves() const { return root_moves_; }
   [[nodiscard]] int completed_depth() const { return completed_depth_; }
   [[nodiscard]] const Position& root_position() const { return *pos_; }
@@ -117,6 +142,8 @@ class Worker {
   int qsearch(int alpha, int beta, StackEntry* ss);
 
   void count_node();
+  void count_tbhits(std::uint64_t n);
+  void restrict_root_to_tablebase();
   void check_limits();
   void update_pv(int ply, Move m);
   void update_quiet_stats(StackEntry* ss, Move m, int bonus);
@@ -135,6 +162,9 @@ class Worker {
   std::optional<Position> pos_;
   std::vector<RootMove> root_moves_;
   std::atomic<std::uint64_t> nodes_{0};
+  std::atomic<std::uint64_t> tbhits_{0};  // successful tablebase probes
+  int tb_cardinality_ = 0;                // probe positions of at most this many pieces
+  int root_tb_score_ = kNone;             // the root's tablebase score, kNone when not known
   int limit_check_countdown_ = 0;
   int seldepth_ = 0;
   int root_depth_ = 0;

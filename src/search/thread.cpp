@@ -63,6 +63,8 @@ void SearchPool::start(const Position& pos, const SearchLimits& limits, const Se
                     config.ponder_enabled);
 
   tt_.new_search();
+  // Fathom's root probe is not for concurrent use: it runs here, once, before any thread.
+  shared_.root_tablebase = probe_root_tablebases(pos, config);
   for (auto& w : workers_) w->prepare(pos, limits.searchmoves);
 
   searching_.store(true, std::memory_order_release);

@@ -33,10 +33,10 @@ std::vector<std::string> legal_pv(const std::vector<Move>& pv, const Position& r
 
 std::string format_info(const SearchInfo& info, const Position& root) {
   if (info.depth == 0 && info.pv.empty()) return fmt::format("info depth 0 {}", score_text(info));
-  std::string line =
-      fmt::format("info depth {} seldepth {} multipv {} {} nodes {} nps {} hashfull {} time {}",
-                  info.depth, info.seldepth, info.multipv, score_text(info), info.nodes, info.nps,
-                  info.hashfull, info.time_ms);
+  std::string line = fmt::format(
+      "info depth {} seldepth {} multipv {} {} nodes {} nps {} hashfull {} tbhits {} time {}",
+      info.depth, info.seldepth, info.multipv, score_text(info), info.nodes, info.nps,
+      info.hashfull, info.tbhits, info.time_ms);
   const std::vector<std::string> pv = legal_pv(info.pv, root);
   if (!pv.empty()) fmt::format_to(std::back_inserter(line), " pv {}", fmt::join(pv, " "));
   return line;

@@ -13,8 +13,8 @@
 
 namespace tessera::uci {
 
-// "info depth 12 seldepth 18 multipv 1 score cp 31 nodes ... pv e2e4 e7e5". A root without
-// legal moves (depth 0, empty PV) gives the short "info depth 0 score mate 0" GUIs expect.
+// "info depth 12 seldepth 18 multipv 1 score cp 31 nodes ... tbhits 0 time 5 pv e2e4 e7e5". A root
+// without legal moves (depth 0, empty PV) gives the short "info depth 0 score mate 0" GUIs expect.
 [[nodiscard]] std::string format_info(const SearchInfo& info, const Position& root);
 
 // "bestmove e2e4 ponder e7e5"; "bestmove 0000" for none; the ponder move only when it is legal

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,6 +27,10 @@ enum class OptionId {
   BookFile,
   BookBestMove,
   BookDepth,
+  SyzygyPath,
+  SyzygyProbeDepth,
+  Syzygy50MoveRule,
+  SyzygyProbeLimit,
 };
 enum class OptionType { Spin, Check, Button, String };
 
@@ -43,7 +48,7 @@ inline constexpr long long kMaxHashMb = 1 << 20;  // 1 TiB: more than any machin
 
 // Threads first: fastchess resends options in this order before each game, and a thread
 // change is the one that may reallocate per-thread tables.
-inline constexpr std::array<OptionSpec, 11> kOptions = {{
+inline constexpr std::array<OptionSpec, 15> kOptions = {{
     {OptionId::Threads, "Threads", OptionType::Spin, 1, 1, 256},
     {OptionId::Hash, "Hash", OptionType::Spin, 16, 1, kMaxHashMb},
     {OptionId::ClearHash, "Clear Hash", OptionType::Button},
@@ -56,7 +61,19 @@ inline constexpr std::array<OptionSpec, 11> kOptions = {{
     {OptionId::BookFile, "BookFile", OptionType::String, 0, 0, 0, "<empty>"},
     {OptionId::BookBestMove, "BookBestMove", OptionType::Check, 0},
     {OptionId::BookDepth, "BookDepth", OptionType::Spin, 100, 1, 1000},
+    // Directories joined by ':' (';' on Windows), as Fathom splits them.
+    {OptionId::SyzygyPath, "SyzygyPath", OptionType::String, 0, 0, 0, "<empty>"},
+    {OptionId::SyzygyProbeDepth, "SyzygyProbeDepth", OptionType::Spin, 1, 1, 100},
+    {OptionId::Syzygy50MoveRule, "Syzygy50MoveRule", OptionType::Check, 1, 0, 1},
+    {OptionId::SyzygyProbeLimit, "SyzygyProbeLimit", OptionType::Spin, 7, 0, 7},
 }};
+
+// The position of the option `id` in kOptions.
+[[nodiscard]] constexpr std::size_t option_index(OptionId id) {
+  std::size_t i = 0;
+  while (i < kOptions.size() && kOptions[i].id != id) ++i;
+  return i;
+}
 
 // "option name Hash type spin default 16 min 1 max 1048576"
 [[nodiscard]] std::string option_line(const OptionSpec& spec);

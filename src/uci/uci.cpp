@@ -63,6 +63,7 @@ class Session {
 
   void run_perft(int depth);
   [[nodiscard]] std::string apply_option(const OptionSpec& spec, const OptionValue& option);
+  [[nodiscard]] std::string apply_syzygy_path(const std::string& paths);
   void apply_defaults();
   void ensure_idle();
   void stop_and_wait();
@@ -83,7 +84,9 @@ class Session {
   bool quit_ = false;
   bool handshake_seen_ = false;
   std::array<long long, kOptions.size()> option_values_{};  // as last applied
-  std::string book_file_;  // BookFile as last loaded ("" when no book is loaded)
+  // String options as last applied: BookFile and SyzygyPath as last loaded, "" when that
+  // failed, so that the same value sent again is retried.
+  std::array<std::string, kOptions.size()> option_texts_{};
   // Last member: destroyed first, so no search thread outlives what its callbacks use.
   Engine engine_;
 };
@@ -179,10 +182,11 @@ void Session::cmd_setoption(const Words& words) {
   const OptionValue value = check_option_value(*spec, request.value);
   if (!value.error.empty()) return report_error(value.error);
 
-  long long& current = option_values_[std::size_t(spec - kOptions.data())];
+  const std::size_t index = option_index(spec->id);
+  long long& current = option_values_[index];
   // GUIs resend every option before each game; an unchanged value must not reallocate (nor
-  // reload a book).
-  if (spec->type == OptionType::String ? value.text == book_file_
+  // reload a book or the tablebases).
+  if (spec->type == OptionType::String ? value.text == option_texts_[index]
                                        : spec->type != OptionType::Button && value.value == current)
     return;
   ensure_idle();
@@ -307,7 +311,7 @@ std::string Session::apply_option(const OptionSpec& spec, const OptionValue& opt
     case OptionId::BookFile: {
       // A file that fails to load leaves no book, so the same name sent again is retried.
       std::string error = engine_.set_book_file(option.text);
-      book_file_ = error.empty() ? option.text : std::string();
+      option_texts_[option_index(spec.id)] = error.empty() ? option.text : std::string();
       if (error.empty() && !option.text.empty())
         info_string(fmt::format("book '{}' loaded", option.text));
       return error;
@@ -318,7 +322,36 @@ std::string Session::apply_option(const OptionSpec& spec, const OptionValue& opt
     case OptionId::BookDepth:
       engine_.set_book_depth(int(value));
       break;
+    case OptionId::SyzygyPath:
+      return apply_syzygy_path(option.text);
+    case OptionId::SyzygyProbeDepth:
+      engine_.set_syzygy_probe_depth(int(value));
+      break;
+    case OptionId::Syzygy50MoveRule:
+      engine_.set_syzygy_50_move_rule(value != 0);
+      break;
+    case OptionId::SyzygyProbeLimit:
+      engine_.set_syzygy_probe_limit(int(value));
+      break;
   }
+  return {};
+}
+
+// Loads the tables and says what was found. Tables that fail to load leave none, so the same
+// path sent again is retried; a build without Fathom says so instead of naming an error.
+std::string Session::apply_syzygy_path(const std::string& paths) {
+  std::string& loaded = option_texts_[option_index(OptionId::SyzygyPath)];
+  loaded.clear();
+  if (!Engine::syzygy_supported()) {
+    if (!paths.empty()) info_string("Syzygy support not built");
+    return {};
+  }
+  std::string error = engine_.set_syzygy_path(paths);
+  if (!error.empty() || paths.empty()) return error;
+  loaded = paths;
+  const Engine::SyzygyTables tables = engine_.syzygy_tables();
+  info_string(fmt::format("Syzygy: found {} WDL and {} DTZ tables, up to {} pieces", tables.wdl,
+                          tables.dtz, tables.max_pieces));
   return {};
 }
 
