@@ -185,6 +185,7 @@ class Match {
       engine->set_chess960(config_.chess960);
       engine->set_move_overhead_ms(10);  // the UCI default
       if (std::string e = engine->set_threads(config_.threads); !e.empty()) return e;
+      if (std::string e = engine->set_hash_key_bits(config_.tt_key_bits); !e.empty()) return e;
       if (std::string e = engine->set_hash_mb(config_.hash_mb); !e.empty()) return e;
     }
     return "";
@@ -355,7 +356,9 @@ void add_selfplay_options(cxxopts::Options& options) {
       "seed", "selfplay: seed of the random openings", text("1"))(
       "random-plies", "selfplay: random plies that open each game", text("8"))(
       "max-plies", "selfplay: plies after which a game is adjudicated drawn", text("400"))(
-      "clock-margin", "selfplay: ms a move may overrun the clock before it loses", text("0"));
+      "clock-margin", "selfplay: ms a move may overrun the clock before it loses", text("0"))(
+      "tt-key-bits", "selfplay: fold hash keys onto 2^N values to force collisions (0: off)",
+      text("0"));
 }
 
 std::optional<SelfplayConfig> selfplay_config(const cxxopts::ParseResult& parsed,
@@ -370,7 +373,8 @@ std::optional<SelfplayConfig> selfplay_config(const cxxopts::ParseResult& parsed
       read_flag<std::uint64_t>(parsed, "seed", 0, kU64Max, c.seed, error) &&
       read_flag(parsed, "random-plies", 0, 1000, c.random_plies, error) &&
       read_flag(parsed, "max-plies", 1, 100000, c.max_plies, error) &&
-      read_flag<std::int64_t>(parsed, "clock-margin", 0, 3600000, c.clock_margin_ms, error);
+      read_flag<std::int64_t>(parsed, "clock-margin", 0, 3600000, c.clock_margin_ms, error) &&
+      read_flag(parsed, "tt-key-bits", 0, 16, c.tt_key_bits, error);
   if (!ok) return std::nullopt;
   const std::string tc = parsed["tc"].as<std::string>();
   if (!parse_time_control(tc, c.base_ms, c.increment_ms)) {

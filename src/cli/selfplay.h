@@ -30,12 +30,15 @@ struct SelfplayConfig {
   // A move may overrun its clock by this much before it loses on time: room for scheduler
   // noise on a loaded machine (a CI run), where a strict clock would make the test flaky.
   std::int64_t clock_margin_ms = 0;
+  // > 0: the collision mode of the hash table (keys folded onto 2^bits values), to show that
+  // moves and scores from other positions never lead to an illegal move.
+  int tt_key_bits = 0;
   std::string fen = "startpos";
   bool chess960 = false;
 };
 
 // Adds the selfplay flags (--games, --tc, --nodes, --threads, --hash, --seed, --random-plies,
-// --max-plies, --clock-margin) to the command line's option set.
+// --max-plies, --clock-margin, --tt-key-bits) to the command line's option set.
 void add_selfplay_options(cxxopts::Options& options);
 
 // The configuration the parsed flags ask for (`fen` and `chess960` come from the shared

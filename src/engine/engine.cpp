@@ -137,6 +137,14 @@ std::string Engine::set_hash_mb(std::size_t mb) {
   return impl_->tt.resize(mb);
 }
 
+std::string Engine::set_hash_key_bits(int bits) {
+  if (bits < 0 || bits > 16) return "hash key bits must be 0 (full keys) or 1..16";
+  wait();
+  impl_->tt.set_key_bits(bits);
+  impl_->tt.clear();
+  return "";
+}
+
 std::string Engine::set_threads(int n) { return impl_->pool.set_threads(n); }
 
 void Engine::clear_hash() {

@@ -88,6 +88,9 @@ class Engine {
   [[nodiscard]] std::string set_hash_mb(std::size_t mb);
   [[nodiscard]] std::string set_threads(int n);
   void clear_hash();
+  // Collision mode for stress tests (see TranspositionTable::set_key_bits): 1..16 folds every
+  // hash key onto 2^bits values, 0 restores full keys; anything else is refused.
+  [[nodiscard]] std::string set_hash_key_bits(int bits);
   void set_multipv(int n);
   void set_move_overhead_ms(int ms);
   void set_chess960(bool on);
