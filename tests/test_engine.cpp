@@ -198,6 +198,33 @@ TEST(Engine, SeveralThreadsSearchAndAgreeOnALegalMove) {
   EXPECT_EQ(rec.bestmove_count.load(), 2);
 }
 
+// The ThreadSanitizer run's main course: four threads on one shared table for a few seconds,
+// across a hash resize and a new game, each search ending in one legal best move.
+TEST(Engine, FourThreadsShareTheTableForSeconds) {
+  Recorder rec;
+  Engine engine(rec.callbacks());
+  ASSERT_EQ(engine.set_threads(4), "");
+  ASSERT_EQ(engine.set_hash_mb(4), "");
+  const char* fens[] = {"r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+                        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"};
+  int searches = 0;
+  for (const char* fen : fens) {
+    ASSERT_EQ(engine.set_position(fen, {}), "");
+    SearchLimits limits;
+    limits.movetime = 1500;
+    engine.go(limits);
+    engine.wait();
+    ++searches;
+    ASSERT_EQ(rec.bestmove_count.load(), searches);
+    EXPECT_TRUE(engine.position().is_legal_move(rec.bestmoves.back().first)) << fen;
+    ASSERT_EQ(engine.set_hash_mb(8), "");
+    engine.new_game();
+  }
+  std::lock_guard lock(rec.mutex);
+  ASSERT_FALSE(rec.infos.empty());
+  EXPECT_GT(rec.infos.back().nodes, 1000u);
+}
+
 TEST(Engine, NewGameAndSearchSyncAreQuiet) {
   Recorder rec;
   Engine engine(rec.callbacks());

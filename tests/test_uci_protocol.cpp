@@ -504,6 +504,64 @@ TEST(UciProtocol, GoNodesAnswers) {
   EXPECT_FALSE(position_after(Position::kStartFen, {"d2d4"}).parse_uci_move(best).is_none());
 }
 
+TEST(UciProtocol, NodeLimitIsKept) {
+  Uci uci;
+  uci.handshake();
+  uci.send("position startpos");
+  std::vector<std::string> lines;
+  (void)uci.search("go nodes 3000", &lines);
+  std::uint64_t most = 0;
+  for (const std::string& line : lines)
+    if (const auto nodes = field(line, "nodes")) most = std::max<std::uint64_t>(most, std::stoull(*nodes));
+  EXPECT_GT(most, 0u);
+  EXPECT_LE(most, 3000u);
+}
+
+// The clock is a rule of the game: a move that comes after the time the GUI gave is a loss.
+// The bounds leave a second of room for a loaded machine (and sanitizer builds), far less than
+// a search that ignored the limit would take.
+TEST(UciProtocol, MovetimeAndTinyClocksAreRespected) {
+  Uci uci;
+  uci.handshake();
+  uci.send("position startpos moves e2e4 c7c5");
+  const Position pos = position_after(Position::kStartFen, {"e2e4", "c7c5"});
+  for (const auto& [go, limit] : {std::pair{"go movetime 200", 200},
+                                  {"go wtime 150 btime 150", 150},
+                                  {"go wtime 30 btime 30 winc 10 binc 10", 30},
+                                  {"go wtime 1000 btime 1000 movestogo 1", 1000},
+                                  {"go wtime -20 btime 500", 0}}) {
+    const auto start = std::chrono::steady_clock::now();
+    const std::string best = uci.search(go);
+    const auto elapsed =
+        std::chrono::duration_cast<Millis>(std::chrono::steady_clock::now() - start);
+    EXPECT_FALSE(pos.parse_uci_move(best).is_none()) << go << " gave " << best;
+    EXPECT_LT(elapsed.count(), limit + 1000) << go;
+  }
+}
+
+// A game as a GUI plays it, with the hash resized and cleared between moves.
+TEST(UciProtocol, HashResizeAndClearHashDuringAGame) {
+  Uci uci;
+  uci.handshake();
+  uci.send("ucinewgame");
+  std::vector<std::string> moves;
+  const char* between[] = {"setoption name Hash value 32", "setoption name Clear Hash",
+                           "setoption name Hash value 1",  "setoption name Clear Hash",
+                           "setoption name Hash value 64", ""};
+  for (int ply = 0; ply < 12; ++ply) {
+    std::string line = "position startpos";
+    if (!moves.empty()) line += " moves";
+    for (const std::string& m : moves) line += " " + m;
+    uci.send(line);
+    if (*between[ply % 6]) uci.send(between[ply % 6]);
+    const std::string best = uci.search(ply % 2 ? "go nodes 20000" : "go depth 6");
+    const Position pos = position_after(Position::kStartFen, moves);
+    ASSERT_FALSE(pos.parse_uci_move(best).is_none()) << "ply " << ply << " gave " << best;
+    moves.push_back(best);
+  }
+  EXPECT_TRUE(uci.info_strings_after("ucinewgame").empty());
+}
+
 TEST(UciProtocol, GoMovetimeAnswers) {
   Uci uci;
   uci.handshake();
