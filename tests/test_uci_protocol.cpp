@@ -512,7 +512,8 @@ TEST(UciProtocol, NodeLimitIsKept) {
   (void)uci.search("go nodes 3000", &lines);
   std::uint64_t most = 0;
   for (const std::string& line : lines)
-    if (const auto nodes = field(line, "nodes")) most = std::max<std::uint64_t>(most, std::stoull(*nodes));
+    if (const auto nodes = field(line, "nodes"))
+      most = std::max<std::uint64_t>(most, std::stoull(*nodes));
   EXPECT_GT(most, 0u);
   EXPECT_LE(most, 3000u);
 }
@@ -560,6 +561,25 @@ TEST(UciProtocol, HashResizeAndClearHashDuringAGame) {
     moves.push_back(best);
   }
   EXPECT_TRUE(uci.info_strings_after("ucinewgame").empty());
+}
+
+TEST(UciProtocol, LimitedStrengthPlaysLegalMovesAndShowsOneLine) {
+  Uci uci;
+  uci.handshake();
+  EXPECT_EQ(uci.info_strings_after("setoption name UCI_Elo value 1000").size(), 1u);
+  EXPECT_TRUE(uci.info_strings_after("setoption name UCI_LimitStrength value true").empty());
+  EXPECT_TRUE(uci.info_strings_after("setoption name UCI_Elo value 1500").empty());
+  uci.send("position startpos moves e2e4");
+  const Position pos = position_after(Position::kStartFen, {"e2e4"});
+  for (int i = 0; i < 3; ++i) {
+    std::vector<std::string> lines;
+    const std::string best = uci.search("go wtime 10000 btime 10000", &lines);
+    EXPECT_FALSE(pos.parse_uci_move(best).is_none()) << best;
+    for (const std::string& line : lines)
+      if (is_search_info(line)) {
+        EXPECT_EQ(field(line, "multipv").value_or("1"), "1") << line;
+      }
+  }
 }
 
 TEST(UciProtocol, GoMovetimeAnswers) {

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <random>
 
 #include "book/polyglot_book.h"
+#include "engine/strength.h"
 #include "search/search.h"
 #include "search/tablebase.h"
 #include "search/thread.h"
@@ -37,6 +39,10 @@ struct Engine::Impl {
   // Seeded from the system so that games differ; tests fix the seed with set_book_seed.
   std::mt19937_64 book_rng{random_seed()};
 
+  bool limit_strength = false;
+  StrengthLimit strength;
+  std::mt19937_64 strength_rng{random_seed()};
+
   // std::random_device may throw where no entropy source exists; the clock still varies.
   [[nodiscard]] static std::uint64_t random_seed() {
     const auto now = std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
@@ -59,6 +65,48 @@ struct Engine::Impl {
     c.tb_probe_limit = tb_probe_limit;
     c.tb_50_move_rule = tb_50_move_rule;
     return c;
+  }
+
+  [[nodiscard]] bool weakened(const SearchLimits& limits) const {
+    return limit_strength && !limits.infinite;
+  }
+
+  // The callbacks of a strength-limited search: every line is recorded, the ones the user
+  // asked for are passed on, and the best move is chosen among the recorded lines of the last
+  // iteration. Both run on the main search thread, one after the other, so the shared record
+  // needs no lock.
+  [[nodiscard]] EngineCallbacks weakened_callbacks() {
+    auto lines = std::make_shared<std::vector<SearchInfo>>();
+    EngineCallbacks cb = callbacks;
+    cb.on_info = [lines, shown = multipv, inner = callbacks.on_info](const SearchInfo& info) {
+      const auto slot = std::size_t(std::max(info.multipv, 1) - 1);
+      if (lines->size() <= slot) lines->resize(slot + 1);
+      (*lines)[slot] = info;
+      if (info.multipv <= shown && inner) inner(info);
+    };
+    cb.on_bestmove = [this, lines, inner_info = callbacks.on_info, inner = callbacks.on_bestmove](
+                         Move best, Move ponder_move) {
+      std::vector<ScoredMove> scored;
+      std::vector<const SearchInfo*> source;
+      for (const SearchInfo& line : *lines) {
+        if (line.pv.empty() || line.depth + 1 < lines->front().depth) continue;
+        scored.push_back({line.pv[0], line.pv.size() > 1 ? line.pv[1] : Move::none(), line.score,
+                          line.is_mate, line.mate_moves});
+        source.push_back(&line);
+      }
+      if (!scored.empty() && scored.front().move == best) {
+        const std::size_t pick = choose_weaker_move(scored, strength, strength_rng);
+        if (pick != 0) {
+          best = scored[pick].move;
+          ponder_move = scored[pick].reply;
+          SearchInfo played = *source[pick];  // the GUI shows the line of the move played
+          played.multipv = 1;
+          if (inner_info) inner_info(played);
+        }
+      }
+      if (inner) inner(best, ponder_move);
+    };
+    return cb;
   }
 };
 
@@ -120,8 +168,36 @@ void Engine::go(const SearchLimits& limits) {
       return;
     }
   }
-  impl_->pool.start(impl_->position, limits, impl_->config(true), impl_->callbacks,
-                    impl_->position.game_ply());
+  Impl& e = *impl_;
+  if (!e.weakened(limits)) {
+    e.pool.start(e.position, limits, e.config(true), e.callbacks, e.position.game_ply());
+    return;
+  }
+  SearchLimits weak = limits;
+  weak.nodes = limits.nodes ? std::min(limits.nodes, e.strength.nodes()) : e.strength.nodes();
+  search::SearchConfig config = e.config(true);
+  if (e.strength.temperature_cp() > 0)
+    config.multipv = std::max(config.multipv, StrengthLimit::candidates());
+  e.pool.start(e.position, weak, config, e.weakened_callbacks(), e.position.game_ply());
+}
+
+void Engine::set_limit_strength(bool on) {
+  wait();
+  impl_->limit_strength = on;
+}
+
+std::string Engine::set_elo(int elo) {
+  if (elo < StrengthLimit::kMinElo || elo > StrengthLimit::kMaxElo)
+    return "UCI_Elo must be from " + std::to_string(StrengthLimit::kMinElo) + " to " +
+           std::to_string(StrengthLimit::kMaxElo);
+  wait();
+  impl_->strength.elo = elo;
+  return "";
+}
+
+void Engine::set_strength_seed(std::uint64_t seed) {
+  wait();
+  impl_->strength_rng.seed(seed);
 }
 
 void Engine::stop() { impl_->pool.stop(); }

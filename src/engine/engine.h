@@ -110,6 +110,13 @@ class Engine {
   // The book move go() would play now (draws from the random generator), or Move::none().
   [[nodiscard]] Move book_move();
 
+  // ----- Strength limiting (UCI_LimitStrength, UCI_Elo; see strength.h). While on, a search
+  // that is not infinite keeps to the node budget of the Elo and, below careful strength, picks
+  // among its best root moves at random; only the MultiPV lines asked for are reported, the
+  // last one being the move played.
+  void set_limit_strength(bool on);
+  [[nodiscard]] std::string set_elo(int elo);  // StrengthLimit::kMinElo..kMaxElo
+  void set_strength_seed(std::uint64_t seed);  // reproducible choices (tests); random by default
   // ----- Syzygy tablebases. set_syzygy_path loads the tables at once from one or more
   // directories (joined by ':', or ';' on Windows); "" or "<empty>" unloads. A directory that
   // does not exist or a path without tables returns the reason and leaves none loaded; the

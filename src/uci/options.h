@@ -31,6 +31,8 @@ enum class OptionId {
   SyzygyProbeDepth,
   Syzygy50MoveRule,
   SyzygyProbeLimit,
+  LimitStrength,
+  Elo,
 };
 enum class OptionType { Spin, Check, Button, String };
 
@@ -48,7 +50,7 @@ inline constexpr long long kMaxHashMb = 1 << 20;  // 1 TiB: more than any machin
 
 // Threads first: fastchess resends options in this order before each game, and a thread
 // change is the one that may reallocate per-thread tables.
-inline constexpr std::array<OptionSpec, 15> kOptions = {{
+inline constexpr std::array<OptionSpec, 17> kOptions = {{
     {OptionId::Threads, "Threads", OptionType::Spin, 1, 1, 256},
     {OptionId::Hash, "Hash", OptionType::Spin, 16, 1, kMaxHashMb},
     {OptionId::ClearHash, "Clear Hash", OptionType::Button},
@@ -66,6 +68,9 @@ inline constexpr std::array<OptionSpec, 15> kOptions = {{
     {OptionId::SyzygyProbeDepth, "SyzygyProbeDepth", OptionType::Spin, 1, 1, 100},
     {OptionId::Syzygy50MoveRule, "Syzygy50MoveRule", OptionType::Check, 1, 0, 1},
     {OptionId::SyzygyProbeLimit, "SyzygyProbeLimit", OptionType::Spin, 7, 0, 7},
+    {OptionId::LimitStrength, "UCI_LimitStrength", OptionType::Check, 0, 0, 1},
+    // The default is the top of the range, which is full strength even with the limit on.
+    {OptionId::Elo, "UCI_Elo", OptionType::Spin, 3000, 1320, 3000},
 }};
 
 // The position of the option `id` in kOptions.

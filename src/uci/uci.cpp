@@ -15,6 +15,7 @@
 #include "core/perft.h"
 #include "core/position.h"
 #include "engine/engine.h"
+#include "engine/strength.h"
 #include "uci/bench.h"
 #include "uci/go.h"
 #include "uci/info.h"
@@ -27,6 +28,10 @@
 #endif
 
 namespace tessera::uci {
+
+static_assert(kOptions[option_index(OptionId::Elo)].min == StrengthLimit::kMinElo &&
+                  kOptions[option_index(OptionId::Elo)].max == StrengthLimit::kMaxElo,
+              "UCI_Elo advertises the range the Engine accepts");
 
 namespace {
 
@@ -333,6 +338,11 @@ std::string Session::apply_option(const OptionSpec& spec, const OptionValue& opt
     case OptionId::SyzygyProbeLimit:
       engine_.set_syzygy_probe_limit(int(value));
       break;
+    case OptionId::LimitStrength:
+      engine_.set_limit_strength(value != 0);
+      break;
+    case OptionId::Elo:
+      return engine_.set_elo(int(value));
   }
   return {};
 }
