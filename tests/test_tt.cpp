@@ -185,6 +185,10 @@ TEST(TranspositionTable, MateScoresAreStoredRelativeToTheNode) {
   const Key key = 0x5555AAAA5555AAAAULL;
   tt.probe(key).writer.write(key, score_to_tt(mated_in(10), 6), 4, Bound::Exact, Move::none());
   EXPECT_EQ(score_from_tt(tt.probe(key).data.score, 6, 0), mated_in(10));
+  // Tablebase wins and losses move with the ply like mates, and stay below the mate range.
+  EXPECT_EQ(score_from_tt(score_to_tt(tb_win_in(12), 5), 3, 0), tb_win_in(10));
+  EXPECT_EQ(score_from_tt(score_to_tt(tb_loss_in(9), 4), 6, 0), tb_loss_in(11));
+  EXPECT_FALSE(is_mate_score(score_to_tt(tb_win_in(1), 1)));
   // Ordinary scores pass unchanged.
   EXPECT_EQ(score_from_tt(score_to_tt(-250, 17), 3, 0), -250);
   // A mate that the fifty-move rule would overtake is no longer reported as a mate.

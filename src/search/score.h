@@ -6,9 +6,8 @@
 // stored them (see tt.h), everything else is relative to the root.
 //
 // A tablebase win found `ply` plies below the root scores kTbWin - ply: above every evaluation
-// (those stay within +-20000), below every mate, and sooner wins higher. The table stores these
-// as they are (tt.h adjusts mate scores only), so read at another ply one is a few points off,
-// which only reorders wins among themselves.
+// (those stay within +-20000), below every mate, and sooner wins higher. Like mates, the table
+// stores them relative to the storing node (tt.h).
 #pragma once
 
 #include "core/types.h"

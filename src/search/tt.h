@@ -34,7 +34,8 @@
 namespace tessera::search {
 
 // Converts a root-relative score to the node-relative form the table stores (and back). A
-// mate score counts plies from the root; in the table it counts them from the storing node.
+// mate or tablebase score counts plies from the root; in the table it counts them from the
+// storing node.
 [[nodiscard]] constexpr int score_to_tt(int score, int ply);
 // `rule50` guards against mates that the fifty-move rule would turn into draws: a stored mate
 // further away than the plies left before the fifty-move draw comes back as a plain bound
@@ -151,8 +152,8 @@ class TranspositionTable {
 };
 
 constexpr int score_to_tt(int score, int ply) {
-  if (score >= kMateInMaxPly) return score + ply;
-  if (score <= kMatedInMaxPly) return score - ply;
+  if (score >= kTbWinInMaxPly) return score + ply;  // mates and tablebase wins
+  if (score <= kTbLossInMaxPly) return score - ply;
   return score;
 }
 
@@ -167,6 +168,9 @@ constexpr int score_from_tt(int score, int ply, int rule50) {
     if (kMate + score > 100 - rule50) return kMatedInMaxPly + 1;
     return score + ply;
   }
+  // Tablebase results already account for the fifty-move rule.
+  if (score >= kTbWinInMaxPly) return score - ply;
+  if (score <= kTbLossInMaxPly) return score + ply;
   return score;
 }
 
