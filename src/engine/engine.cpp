@@ -89,7 +89,11 @@ struct Engine::Impl {
       std::vector<ScoredMove> scored;
       std::vector<const SearchInfo*> source;
       for (const SearchInfo& line : *lines) {
-        if (line.pv.empty() || line.depth + 1 < lines->front().depth) continue;
+        // A line that failed low has only an upper bound: it may be far worse than it shows.
+        const bool first = &line == &lines->front();
+        if (line.pv.empty() || line.depth + 1 < lines->front().depth ||
+            (!first && line.bound == Bound::Upper))
+          continue;
         scored.push_back({line.pv[0], line.pv.size() > 1 ? line.pv[1] : Move::none(), line.score,
                           line.is_mate, line.mate_moves});
         source.push_back(&line);
@@ -174,7 +178,8 @@ void Engine::go(const SearchLimits& limits) {
     return;
   }
   SearchLimits weak = limits;
-  weak.nodes = limits.nodes ? std::min(limits.nodes, e.strength.nodes()) : e.strength.nodes();
+  if (const std::uint64_t budget = e.strength.nodes())
+    weak.nodes = limits.nodes ? std::min(limits.nodes, budget) : budget;
   search::SearchConfig config = e.config(true);
   if (e.strength.temperature_cp() > 0)
     config.multipv = std::max(config.multipv, StrengthLimit::candidates());

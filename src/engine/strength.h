@@ -25,7 +25,7 @@ struct StrengthLimit {
 
   int elo = kMaxElo;
 
-  // Nodes per move at this Elo.
+  // Nodes per move at this Elo; 0 (no budget) at kMaxElo.
   [[nodiscard]] std::uint64_t nodes() const;
   // The root moves scored for the choice.
   [[nodiscard]] static constexpr int candidates() { return 4; }
