@@ -1,6 +1,6 @@
 # A make front end to the CMake build, for OpenBench and anyone who expects `make`.
 #
-#   make [EXE=name] [CXX=compiler] [NATIVE=OFF]
+#   make [EXE=name] [CXX=compiler] [NATIVE=OFF] [SYZYGY=ON|OFF]
 #
 # builds a Release engine (no tests, no microbenchmarks) in build/openbench/<compiler> and
 # copies it to ./$(EXE). OpenBench runs `make -j EXE=... CXX=...` in the repository root and
@@ -9,6 +9,9 @@
 EXE ?= tessera
 CMAKE ?= cmake
 NATIVE ?= ON
+# Tablebase support needs Debian's libfathom-dev; a worker without it still builds the engine
+# (a bench never probes tables, so the node count is the same either way).
+SYZYGY ?= $(if $(wildcard /usr/include/tbprobe.h),ON,OFF)
 
 # make always defines CXX (as g++). Only a compiler chosen on the command line or in the
 # environment is handed to CMake; otherwise CMake picks the system compiler as usual.
@@ -28,7 +31,8 @@ all: $(EXE)
 # The `+` hands make's job server (-j) on to the generated build.
 $(EXE):
 	$(CMAKE) -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF \
-	  -DTESSERA_BUILD_BENCH=OFF -DTESSERA_NATIVE=$(NATIVE) $(COMPILER_FLAG)
+	  -DTESSERA_BUILD_BENCH=OFF -DTESSERA_NATIVE=$(NATIVE) -DTESSERA_SYZYGY=$(SYZYGY) \
+	  $(COMPILER_FLAG)
 	+$(CMAKE) --build $(BUILD_DIR) --target tessera
 	cp $(BUILD_DIR)/tessera $(EXE)
 

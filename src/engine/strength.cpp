@@ -8,11 +8,14 @@ namespace {
 
 // The calibration (README, "Strength limiting"), against Stockfish 15.1's UCI_Elo at 5+0.05: a
 // budget of kReferenceNodes plays at about kReferenceElo, and every doubling of the budget is
-// worth about kEloPerDoubling there. Randomness proved costly (a 33 cp temperature took some 500
-// Elo off a 27k-node search), so it only softens play at the bottom of the range.
+// worth about kEloPerDoubling there; below kKneeElo, where searches are only a few plies deep, a
+// doubling is worth more (kEloPerDoublingLow). Randomness proved costly (a 33 cp temperature
+// took some 500 Elo off a 27k-node search), so it only softens play at the bottom of the range.
 constexpr double kReferenceElo = 1930;
 constexpr double kReferenceNodes = 23000;
 constexpr double kEloPerDoubling = 88;
+constexpr double kKneeElo = 1700;
+constexpr double kEloPerDoublingLow = 150;
 constexpr double kCarefulElo = 1500;
 constexpr double kTemperaturePerElo = 1.0 / 12;  // centipawns of temperature per Elo below it
 
@@ -20,7 +23,9 @@ constexpr double kTemperaturePerElo = 1.0 / 12;  // centipawns of temperature pe
 
 std::uint64_t StrengthLimit::nodes() const {
   if (elo >= kMaxElo) return 0;  // the top of the range is full strength at any time control
-  const double doublings = (elo - kReferenceElo) / kEloPerDoubling;
+  const double doublings = elo >= kKneeElo ? (elo - kReferenceElo) / kEloPerDoubling
+                                           : (kKneeElo - kReferenceElo) / kEloPerDoubling -
+                                                 (kKneeElo - elo) / kEloPerDoublingLow;
   const double nodes = kReferenceNodes * std::exp2(doublings);
   return std::uint64_t(std::clamp(nodes, 64.0, 1e12));
 }
