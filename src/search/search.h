@@ -185,6 +185,9 @@ class Worker {
   std::array<std::array<std::int8_t, 64>, 64> reductions_{};
 };
 
+// The score of a tablebase result `ply` plies below the root (see search.cpp).
+[[nodiscard]] int tablebase_score(Wdl wdl, int ply, bool fifty_move_rule);
+
 // Returns the legal prefix of `line` played from `pos` (a table or PV line may be stale).
 [[nodiscard]] std::vector<Move> legal_prefix(const Position& pos, const std::vector<Move>& line);
 

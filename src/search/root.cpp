@@ -1,0 +1,289 @@
+// The root of the search: the root move list (searchmoves, the tablebase ranking, the table
+// move first), iterative deepening with aspiration windows and MultiPV, the info lines, and
+// the decision to stop between iterations. The tree below the root is search.cpp.
+#include <algorithm>
+#include <cmath>
+
+#include "core/movegen.h"
+#include "search/search.h"
+
+namespace tessera::search {
+
+namespace {
+// How good a root move is by the tables, higher being better for the side to move: the result
+// first; then, for a win, the fewest plies to the next capture or pawn move or mate (so every
+// move makes progress and the fifty-move counter never runs out); for a loss, the most.
+[[nodiscard]] int tablebase_rank(const TablebaseRootMove& m, bool fifty_move_rule) {
+  int result = int(m.wdl);
+  if (!fifty_move_rule) result = result > 0 ? 2 : result < 0 ? -2 : 0;
+  const int distance = result > 0 ? -m.dtz : result < 0 ? m.dtz : 0;
+  return result * 100000 + distance;
+}
+}  // namespace
+
+int tablebase_cardinality(const SearchConfig& config) {
+  if (config.tablebases == nullptr) return 0;
+  return std::min(config.tablebases->max_pieces(), config.tb_probe_limit);
+}
+
+std::vector<TablebaseRootMove> probe_root_tablebases(const Position& root,
+                                                     const SearchConfig& config) {
+  const int cardinality = tablebase_cardinality(config);
+  if (cardinality == 0 || popcount(root.pieces()) > cardinality) return {};
+  return config.tablebases->probe_root(root).value_or(std::vector<TablebaseRootMove>{});
+}
+
+std::uint64_t SharedState::total_nodes() const {
+  std::uint64_t n = 0;
+  if (workers != nullptr)
+    for (const auto& w : *workers) n += w->nodes();
+  return n;
+}
+
+std::uint64_t SharedState::total_tbhits() const {
+  std::uint64_t n = 0;
+  if (workers != nullptr)
+    for (const auto& w : *workers) n += w->tbhits();
+  return n;
+}
+
+std::int64_t SharedState::elapsed_ms() const {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - go_time).count();
+}
+
+std::int64_t SharedState::budget_elapsed_ms() const {
+  const std::int64_t now_ns =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
+  return (now_ns - budget_start_ns.load(std::memory_order_relaxed)) / 1'000'000;
+}
+
+std::vector<Move> legal_prefix(const Position& pos, const std::vector<Move>& line) {
+  std::vector<Move> out;
+  Position p = pos;
+  for (const Move m : line) {
+    if (!m || !p.pseudo_legal(m) || !p.legal(m)) break;
+    out.push_back(m);
+    p.make_move(m);
+  }
+  return out;
+}
+
+Worker::Worker(int id, SharedState& shared)
+    : id_(id),
+      shared_(shared),
+      histories_(std::make_unique<Histories>()),
+      pv_(std::make_unique<std::array<std::array<Move, kMaxPly + 1>, kMaxPly + 1>>()) {
+  histories_->clear();
+  // Late-move reductions grow with the logarithms of both depth and move number: late moves
+  // at high depth are rarely best, and the reduction shrinks again if they prove otherwise.
+  for (int d = 1; d < 64; ++d)
+    for (int m = 1; m < 64; ++m)
+      reductions_[d][m] = std::int8_t(0.75 + std::log(double(d)) * std::log(double(m)) / 2.25);
+}
+
+Worker::~Worker() = default;
+
+void Worker::clear_histories() { histories_->clear(); }
+
+void Worker::prepare(const Position& root, const std::vector<Move>& searchmoves) {
+  pos_.emplace(root);
+  root_moves_.clear();
+  const MoveList<GenType::All> legal(root);
+  for (const Move m : legal)
+    if (searchmoves.empty() ||
+        std::find(searchmoves.begin(), searchmoves.end(), m) != searchmoves.end())
+      root_moves_.emplace_back(m);
+  // searchmoves naming no legal move is treated as absent: a move must always come back.
+  if (root_moves_.empty())
+    for (const Move m : legal) root_moves_.emplace_back(m);
+  nodes_.store(0, std::memory_order_relaxed);
+  tbhits_.store(0, std::memory_order_relaxed);
+  tb_cardinality_ = tablebase_cardinality(shared_.config);
+  restrict_root_to_tablebase();
+
+  // Put the table move first, so that even a search stopped at once answers a sensible move.
+  const TTProbe probe = shared_.tt->probe(root.key());
+  if (probe.hit && probe.data.move) {
+    const auto it = std::find_if(root_moves_.begin(), root_moves_.end(),
+                                 [&](const RootMove& rm) { return rm.move == probe.data.move; });
+    if (it != root_moves_.end()) std::rotate(root_moves_.begin(), it, it + 1);
+  }
+
+  limit_check_countdown_ = 0;
+  seldepth_ = root_depth_ = completed_depth_ = 0;
+  pv_idx_ = 0;
+  nmp_min_ply_ = 0;
+  best_move_changes_ = 0;
+  previous_iteration_score_ = kNone;
+  previous_best_ = Move::none();
+  best_move_stable_iterations_ = 0;
+}
+
+void Worker::count_node() {
+  nodes_.store(nodes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+
+void Worker::count_tbhits(std::uint64_t n) {
+  tbhits_.store(tbhits_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+}
+
+// Keeps the root moves that the tables rank best (see prepare) and remembers the root's
+// tablebase score for the reports. The moves in the tables' list were probed once at the root;
+// the main thread counts them as its hits.
+void Worker::restrict_root_to_tablebase() {
+  root_tb_score_ = kNone;
+  const std::vector<TablebaseRootMove>& ranked = shared_.root_tablebase;
+  if (ranked.empty()) return;
+  const bool rule = shared_.config.tb_50_move_rule;
+  std::vector<std::pair<int, const TablebaseRootMove*>> ranks;
+  for (const RootMove& rm : root_moves_) {
+    const auto it = std::find_if(ranked.begin(), ranked.end(),
+                                 [&](const TablebaseRootMove& t) { return t.move == rm.move; });
+    if (it == ranked.end()) return;  // not the same position: search without the tables' help
+    ranks.emplace_back(tablebase_rank(*it, rule), &*it);
+  }
+  int best = INT_MIN;
+  const TablebaseRootMove* best_entry = nullptr;
+  for (const auto& [rank, entry] : ranks)
+    if (rank > best) {
+      best = rank;
+      best_entry = entry;
+    }
+  std::vector<RootMove> kept;
+  for (std::size_t i = 0; i < root_moves_.size(); ++i)
+    if (ranks[i].first == best) kept.push_back(root_moves_[i]);
+  root_moves_ = std::move(kept);
+  root_tb_score_ = tablebase_score(best_entry->wdl, 0, rule);
+  if (is_main()) count_tbhits(ranked.size());
+}
+
+SearchInfo Worker::make_info(std::size_t line, int depth) const {
+  const RootMove& rm = root_moves_[line];
+  SearchInfo info;
+  info.depth = std::max(depth, 1);
+  info.seldepth = std::max(rm.seldepth, info.depth);
+  info.multipv = int(line) + 1;
+  int score = rm.score != -kInfinite ? rm.score : rm.previous_score;
+  if (score == -kInfinite) score = rm.display_score;
+  if (score == -kInfinite) score = 0;  // nothing searched yet: no better guess
+  info.bound = rm.score != -kInfinite ? rm.bound : Bound::Exact;
+  // A root in the tablebases has a known result; only a mate the search found says more.
+  if (root_tb_score_ != kNone && !is_mate_score(score)) {
+    score = root_tb_score_;
+    info.bound = Bound::Exact;
+  }
+  info.score = score;
+  info.is_mate = is_mate_score(score);
+  info.mate_moves = info.is_mate ? mate_moves(score) : 0;
+  info.nodes = shared_.total_nodes();
+  info.time_ms = shared_.elapsed_ms();
+  info.nps = info.nodes * 1000 / std::uint64_t(std::max<std::int64_t>(info.time_ms, 1));
+  info.tbhits = shared_.total_tbhits();
+  info.hashfull = shared_.tt->hashfull();
+  info.pv = legal_prefix(*pos_, rm.pv);
+  if (info.pv.empty()) info.pv.push_back(rm.move);
+  return info;
+}
+
+void Worker::report_iteration(int depth) {
+  if (!shared_.config.report || !shared_.callbacks.on_info) return;
+  const std::size_t lines =
+      std::min<std::size_t>(std::size_t(std::max(shared_.config.multipv, 1)), root_moves_.size());
+  for (std::size_t i = 0; i < lines; ++i) shared_.callbacks.on_info(make_info(i, depth));
+}
+
+bool Worker::should_stop_after_iteration(int iteration_score, int depth) {
+  const SearchLimits& limits = shared_.limits;
+  // go mate N: a mate in N or fewer moves has been found.
+  if (limits.mate > 0 && iteration_score >= kMateInMaxPly &&
+      mate_moves(iteration_score) <= limits.mate)
+    return true;
+  if (!shared_.time.enabled() || shared_.pondering.load(std::memory_order_relaxed)) return false;
+  // A timed search that has proven a mate no deeper than its full-width depth gains nothing by
+  // iterating on (a shorter mate would have shown up already).
+  if (is_mate_score(iteration_score) && kMate - std::abs(iteration_score) <= depth) return true;
+
+  const Move best = root_moves_[0].move;
+  best_move_stable_iterations_ = best == previous_best_ ? best_move_stable_iterations_ + 1 : 0;
+  previous_best_ = best;
+
+  // Spend more when the best move keeps changing or the score is falling, less when stable.
+  const double instability = 1.0 + 1.2 * best_move_changes_;
+  double falling = 1.0;
+  if (previous_iteration_score_ != kNone)
+    falling = std::clamp(1.0 + (previous_iteration_score_ - iteration_score) / 200.0, 0.7, 1.5);
+  const double stability = 1.3 - 0.08 * std::min(best_move_stable_iterations_, 6);
+  previous_iteration_score_ = iteration_score;
+
+  double budget = double(shared_.time.optimum_ms()) * instability * falling * stability;
+  if (root_moves_.size() == 1) budget = double(shared_.time.optimum_ms()) * 0.2;
+  budget = std::min(budget, double(shared_.time.maximum_ms()));
+  // The next iteration would take longer than all before it: do not start one that cannot end.
+  return double(shared_.budget_elapsed_ms()) >= budget * 0.6;
+}
+
+void Worker::iterative_deepening() {
+  for (std::size_t i = 0; i < stack_.size(); ++i) {
+    stack_[i] = StackEntry{};
+    stack_[i].ply = int(i) - kStackOffset;
+    stack_[i].continuation = &histories_->sentinel;
+  }
+  StackEntry* ss = &stack_[kStackOffset];
+  if (root_moves_.empty()) return;
+
+  const SearchLimits& limits = shared_.limits;
+  const int max_depth = limits.depth > 0 ? std::min(limits.depth, kMaxPly - 1) : kMaxPly - 1;
+  const std::size_t multipv =
+      std::min<std::size_t>(std::size_t(std::max(shared_.config.multipv, 1)), root_moves_.size());
+
+  for (root_depth_ = 1; root_depth_ <= max_depth; ++root_depth_) {
+    if (shared_.stop.load(std::memory_order_relaxed)) break;
+    if (is_main()) best_move_changes_ *= 0.5;
+    for (auto& rm : root_moves_) rm.previous_score = rm.score;
+
+    for (pv_idx_ = 0; pv_idx_ < multipv; ++pv_idx_) {
+      seldepth_ = 0;
+      // Aspiration window around the previous score, widened on each failure.
+      int delta = 15;
+      int alpha = -kInfinite;
+      int beta = kInfinite;
+      const int prev = root_moves_[pv_idx_].previous_score;
+      if (root_depth_ >= 4 && prev != -kInfinite && !is_mate_score(prev)) {
+        alpha = std::max(prev - delta, -kInfinite);
+        beta = std::min(prev + delta, kInfinite);
+      }
+      while (true) {
+        const int score = search<NodeType::Root>(alpha, beta, root_depth_, false, ss);
+        // Proven moves first; stable, so that equal scores keep the earlier order.
+        std::stable_sort(root_moves_.begin() + std::ptrdiff_t(pv_idx_), root_moves_.end(),
+                         [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+        if (shared_.stop.load(std::memory_order_relaxed)) break;
+        if (score <= alpha) {
+          beta = (alpha + beta) / 2;
+          alpha = std::max(score - delta, -kInfinite);
+        } else if (score >= beta) {
+          beta = std::min(score + delta, kInfinite);
+        } else {
+          break;
+        }
+        delta += delta / 2;
+        if (delta > 800) {
+          alpha = -kInfinite;
+          beta = kInfinite;
+        }
+      }
+      std::stable_sort(root_moves_.begin(), root_moves_.begin() + std::ptrdiff_t(pv_idx_) + 1,
+                       [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+      if (shared_.stop.load(std::memory_order_relaxed)) break;
+    }
+    if (shared_.stop.load(std::memory_order_relaxed)) break;
+    completed_depth_ = root_depth_;
+
+    if (is_main()) {
+      report_iteration(root_depth_);
+      if (should_stop_after_iteration(root_moves_[0].score, root_depth_)) break;
+    }
+  }
+}
+
+}  // namespace tessera::search
