@@ -519,8 +519,9 @@ TEST(UciProtocol, NodeLimitIsKept) {
 }
 
 // The clock is a rule of the game: a move that comes after the time the GUI gave is a loss.
-// The bounds leave a second of room for a loaded machine (and sanitizer builds), far less than
-// a search that ignored the limit would take.
+// This checks that the limits are obeyed at all, not how precisely (fastchess and self-play
+// measure that): the bounds leave two seconds for a loaded machine and sanitizer builds, while
+// a search that ignored the clock would run until the 30-second hang limit.
 TEST(UciProtocol, MovetimeAndTinyClocksAreRespected) {
   Uci uci;
   uci.handshake();
@@ -536,7 +537,7 @@ TEST(UciProtocol, MovetimeAndTinyClocksAreRespected) {
     const auto elapsed =
         std::chrono::duration_cast<Millis>(std::chrono::steady_clock::now() - start);
     EXPECT_FALSE(pos.parse_uci_move(best).is_none()) << go << " gave " << best;
-    EXPECT_LT(elapsed.count(), limit + 1000) << go;
+    EXPECT_LT(elapsed.count(), limit + 2000) << go;
   }
 }
 
