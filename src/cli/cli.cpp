@@ -10,6 +10,7 @@
 #include "cli/perft_commands.h"
 #include "cli/selfplay.h"
 #include "core/position.h"
+#include "uci/eval_report.h"
 #if __has_include("uci/bench.h") && __has_include("uci/uci.h")
 #include "uci/bench.h"
 #include "uci/uci.h"
@@ -25,6 +26,7 @@ constexpr const char* kCommandHelp = R"(Commands:
   bench [DEPTH]               search the bench positions to a fixed depth; prints the node count
   perft DEPTH                 count leaf nodes (divide per root move) of --fen or the start position
   perft-suite FILE            check every position of an EPD perft suite up to --depth
+  eval                        the evaluation of --fen (or the start position) term by term
   selfplay                    play Tessera against itself, checking every move and the clocks
                               (--games, --tc or --nodes, --threads, --hash, --seed, --fen)
 )";
@@ -101,6 +103,18 @@ int run_cli(int argc, char** argv) {
     return run_perft_suite(args[0], parsed["depth"].as<int>(), chess960, std::cout, std::cerr);
   }
 #ifdef TESSERA_HAVE_UCI
+  if (command == "eval") {
+    const std::string fen =
+        parsed.count("fen") ? parsed["fen"].as<std::string>() : std::string(Position::kStartFen);
+    std::string error;
+    const auto pos = args.empty() ? Position::from_fen(fen, chess960, error) : std::nullopt;
+    if (!pos) {
+      std::cerr << "error: " << (error.empty() ? "usage: tessera eval [--fen FEN]" : error) << '\n';
+      return 2;
+    }
+    for (const std::string& line : uci::eval_report(*pos)) std::cout << line << '\n';
+    return 0;
+  }
   if (command == "bench") {
     int depth = 0;
     if (args.size() > 1 || (args.size() == 1 && !parse_positive(args[0], depth))) {

@@ -351,7 +351,10 @@ S king_terms(const Position& pos, Color us, const EvalState& st) {
 
 int piece_value(PieceType t) { return t < KING ? kMaterial[t].mg : 0; }
 
-int evaluate(const Position& pos) {
+namespace {
+
+// The evaluation proper; fills `trace` (white's point of view, before tapering) when given.
+int evaluate_impl(const Position& pos, EvalTrace* trace) {
   S score;  // from white's point of view
   int phase = 0;
   Bitboard occ = pos.pieces();
@@ -373,18 +376,40 @@ int evaluate(const Position& pos) {
     const Square k = pos.king_square(c);
     st.king_zone[c] = king_attacks(k) | k.bb();
   }
-  score += pawn_terms(pos, WHITE) - pawn_terms(pos, BLACK);
-  score += piece_terms(pos, WHITE, st) - piece_terms(pos, BLACK, st);
+  const S pawns[2] = {pawn_terms(pos, WHITE), pawn_terms(pos, BLACK)};
+  const S pieces[2] = {piece_terms(pos, WHITE, st), piece_terms(pos, BLACK, st)};
   for (Color c : {WHITE, BLACK}) {
     st.attacked_by[c][PAWN] = st.pawn_attacks[c];
     st.attacked_by[c][KING] = king_attacks(pos.king_square(c));
     for (int pt = 0; pt < 6; ++pt) st.attacked[c] |= st.attacked_by[c][pt];
   }
-  score += threat_terms(pos, WHITE, st) - threat_terms(pos, BLACK, st);
-  score += king_terms(pos, WHITE, st) - king_terms(pos, BLACK, st);
-  score += pos.side_to_move() == WHITE ? kTempo : kTempo * -1;
+  const S threats[2] = {threat_terms(pos, WHITE, st), threat_terms(pos, BLACK, st)};
+  const S king[2] = {king_terms(pos, WHITE, st), king_terms(pos, BLACK, st)};
+  const S tempo = pos.side_to_move() == WHITE ? kTempo : kTempo * -1;
+  if (trace) {
+    S material;
+    for (int t = PAWN; t < KING; ++t)
+      material += kMaterial[t] * (pos.count(WHITE, PieceType(t)) - pos.count(BLACK, PieceType(t)));
+    const S psq = score - material;
+    trace->terms = {{{"Material", material.mg, material.eg},
+                     {"Piece-square tables", psq.mg, psq.eg},
+                     {"Pawn structure", (pawns[0] - pawns[1]).mg, (pawns[0] - pawns[1]).eg},
+                     {"Pieces (mobility, files, outposts)", (pieces[0] - pieces[1]).mg,
+                      (pieces[0] - pieces[1]).eg},
+                     {"Threats", (threats[0] - threats[1]).mg, (threats[0] - threats[1]).eg},
+                     {"King safety", (king[0] - king[1]).mg, (king[0] - king[1]).eg},
+                     {"Tempo", tempo.mg, tempo.eg}}};
+    trace->phase = phase;
+    trace->max_phase = kMaxPhase;
+  }
+  score += pawns[0] - pawns[1];
+  score += pieces[0] - pieces[1];
+  score += threats[0] - threats[1];
+  score += king[0] - king[1];
+  score += tempo;
 
   int value = (score.mg * phase + score.eg * (kMaxPhase - phase)) / kMaxPhase;
+  if (trace) trace->tapered = value;
 
   // Without pawns, a side that is at most a minor piece up rarely wins: scale towards a draw.
   const Color strong = value > 0 ? WHITE : BLACK;
@@ -395,9 +420,20 @@ int evaluate(const Position& pos) {
     };
     if (non_pawn(strong) - non_pawn(~strong) <= 3) value /= 8;
   }
+  if (trace) trace->scaled = value;
 
   value = pos.side_to_move() == WHITE ? value : -value;
   return std::clamp(value, -20000, 20000);
+}
+
+}  // namespace
+
+int evaluate(const Position& pos) { return evaluate_impl(pos, nullptr); }
+
+EvalTrace evaluate_traced(const Position& pos) {
+  EvalTrace trace;
+  trace.result = evaluate_impl(pos, &trace);
+  return trace;
 }
 
 }  // namespace tessera

@@ -17,6 +17,7 @@
 #include "engine/engine.h"
 #include "engine/strength.h"
 #include "uci/bench.h"
+#include "uci/eval_report.h"
 #include "uci/go.h"
 #include "uci/info.h"
 #include "uci/options.h"
@@ -49,7 +50,7 @@ class Session {
     std::string_view name;
     Handler handler;
   };
-  static const std::array<Command, 12> kCommands;
+  static const std::array<Command, 13> kCommands;
 
   void dispatch(const Words& words);
 
@@ -64,6 +65,7 @@ class Session {
   void cmd_debug(const Words&);
   void cmd_register(const Words&) {}  // Tessera needs no registration
   void cmd_display(const Words&);
+  void cmd_eval(const Words&);
   void cmd_bench(const Words& words);
 
   void run_perft(int depth);
@@ -96,7 +98,7 @@ class Session {
   Engine engine_;
 };
 
-const std::array<Session::Command, 12> Session::kCommands = {{
+const std::array<Session::Command, 13> Session::kCommands = {{
     {"uci", &Session::cmd_uci},
     {"isready", &Session::cmd_isready},
     {"setoption", &Session::cmd_setoption},
@@ -108,6 +110,7 @@ const std::array<Session::Command, 12> Session::kCommands = {{
     {"debug", &Session::cmd_debug},
     {"register", &Session::cmd_register},
     {"d", &Session::cmd_display},
+    {"eval", &Session::cmd_eval},
     {"bench", &Session::cmd_bench},
 }};
 
@@ -260,6 +263,8 @@ void Session::cmd_display(const Words&) {
   for (std::string line; std::getline(text, line);) lines.push_back(line);
   out_.lines(lines);
 }
+
+void Session::cmd_eval(const Words&) { out_.lines(eval_report(engine_.position())); }
 
 void Session::cmd_bench(const Words& words) {
   int depth = 0;  // run_bench's default
