@@ -63,6 +63,10 @@ Board expand_valid(const PackedPosition& record) {
 // The square behind the pawn that just advanced two squares: the en-passant target.
 Square en_passant_target(Square pawn) { return pawn.offset(pawn.rank() == 3 ? -8 : 8); }
 
+[[nodiscard]] bool holds(const Board& board, std::uint8_t nibble) {
+  return std::find(board.begin(), board.end(), nibble) != board.end();
+}
+
 // The pawn standing on a legal en-passant capture's victim square, or none().
 Square capturable_pawn(const Position& pos) {
   const Square target = pos.ep_square();
@@ -76,8 +80,7 @@ Square capturable_pawn(const Position& pos) {
 bool check_flags(const Board& board, std::string& error) {
   int white_kings = 0, black_kings = 0, ep_pawns = 0;
   Square king[2];
-  const bool black_to_move =
-      std::find(board.begin(), board.end(), packed::kBlackKingToMove) != board.end();
+  const bool black_to_move = holds(board, packed::kBlackKingToMove);
   for (int s = 0; s < 64; ++s) {
     if (board[s] == kWhiteKing) ++white_kings, king[WHITE] = Square(s);
     if (board[s] == kBlackKing || board[s] == packed::kBlackKingToMove)
@@ -102,8 +105,8 @@ bool check_flags(const Board& board, std::string& error) {
         error = fmt::format("en-passant pawn on {} but the wrong side is to move", sq.to_string());
         return false;
       }
-      const int behind = white_pawn ? -8 : 8;
-      const Square target = sq.offset(behind), origin = sq.offset(2 * behind);
+      const Square target = en_passant_target(sq);
+      const Square origin = target.offset(target.index() - sq.index());
       if (board[target.index()] != kEmpty || board[origin.index()] != kEmpty) {
         error = fmt::format("en-passant pawn on {} but the squares behind it are not empty",
                             sq.to_string());
@@ -208,8 +211,7 @@ std::optional<Position> decode(const PackedPosition& record, std::string& error)
     error = "not a legal position: " + fen_error;
     return std::nullopt;
   }
-  const bool has_ep_pawn =
-      std::find(board.begin(), board.end(), packed::kEnPassantPawn) != board.end();
+  const bool has_ep_pawn = holds(board, packed::kEnPassantPawn);
   if (has_ep_pawn && capturable_pawn(*pos).is_none()) {
     error = "en-passant pawn that no legal move can capture";
     return std::nullopt;
@@ -220,8 +222,7 @@ std::optional<Position> decode(const PackedPosition& record, std::string& error)
 
 PackedPosition flip_colors(const PackedPosition& record) {
   const Board board = expand_valid(record);
-  const bool black_to_move =
-      std::find(board.begin(), board.end(), packed::kBlackKingToMove) != board.end();
+  const bool black_to_move = holds(board, packed::kBlackKingToMove);
   Board flipped;
   flipped.fill(kEmpty);
   for (int s = 0; s < 64; ++s) {
