@@ -72,6 +72,7 @@ Worker::Worker(int id, SharedState& shared)
     : id_(id),
       shared_(shared),
       histories_(std::make_unique<Histories>()),
+      eval_cache_(std::make_unique<eval::EvalCache>()),
       pv_(std::make_unique<std::array<std::array<Move, kMaxPly + 1>, kMaxPly + 1>>()) {
   histories_->clear();
   // Late-move reductions grow with the logarithms of both depth and move number: late moves

@@ -110,6 +110,8 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   // Step 2. Initialise the node
   const int ply = ss->ply;
   pv_length_[ply] = ply;
+  // A stopped search counts no more nodes (`go nodes N` reports at most N).
+  if (!root && shared_.stop.load(std::memory_order_relaxed)) return 0;
   count_node();
   if (is_main()) check_limits();
   seldepth_ = std::max(seldepth_, ply + 1);
@@ -125,7 +127,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     // Step 3. Aborted search, draws and the maximum ply
     if (shared_.stop.load(std::memory_order_relaxed)) return 0;
     if (pos.is_draw(ply)) return kDraw;
-    if (ply >= kMaxPly - 1) return in_check ? kDraw : evaluate(pos);
+    if (ply >= kMaxPly - 1) return in_check ? kDraw : evaluate(pos, *eval_cache_);
 
     // Step 4. Mate distance pruning: no line from here can beat a mate already found closer
     // to the root.
@@ -190,7 +192,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   if (in_check) {
     ss->static_eval = kNone;
   } else {
-    raw_eval = evaluate(pos);
+    raw_eval = evaluate(pos, *eval_cache_);
     ss->static_eval = eval = corrected_eval(*histories_, us, pos.pawn_key(), raw_eval);
     if (tt.hit && tt_score != kNone &&
         (int(tt.data.bound) & int(tt_score > eval ? Bound::Lower : Bound::Upper)))
@@ -493,6 +495,7 @@ int Worker::qsearch(int alpha, int beta, StackEntry* ss) {
   // Step 1. Initialise the node
   const int ply = ss->ply;
   pv_length_[ply] = ply;
+  if (shared_.stop.load(std::memory_order_relaxed)) return 0;
   count_node();
   if (is_main()) check_limits();
   seldepth_ = std::max(seldepth_, ply + 1);
@@ -501,7 +504,7 @@ int Worker::qsearch(int alpha, int beta, StackEntry* ss) {
   // Step 2. Aborted search, draws and the maximum ply
   if (shared_.stop.load(std::memory_order_relaxed)) return 0;
   if (pos.is_draw(ply)) return kDraw;
-  if (ply >= kMaxPly - 1) return in_check ? kDraw : evaluate(pos);
+  if (ply >= kMaxPly - 1) return in_check ? kDraw : evaluate(pos, *eval_cache_);
 
   // Step 3. Transposition table lookup (any stored depth suffices here)
   const Key key = pos.key();
@@ -515,8 +518,8 @@ int Worker::qsearch(int alpha, int beta, StackEntry* ss) {
   int best_score = -kInfinite;
   int futility_base = -kInfinite;
   if (!in_check) {
-    const int static_eval =
-        corrected_eval(*histories_, pos.side_to_move(), pos.pawn_key(), evaluate(pos));
+    const int static_eval = corrected_eval(*histories_, pos.side_to_move(), pos.pawn_key(),
+                                           evaluate(pos, *eval_cache_));
     best_score = static_eval;
     // The table score is a better estimate, but in PV nodes standing pat on it would cut the
     // principal variation short.

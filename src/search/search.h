@@ -22,6 +22,7 @@
 
 #include "core/position.h"
 #include "engine/engine.h"
+#include "eval/eval_cache.h"
 #include "search/history.h"
 #include "search/score.h"
 #include "search/tablebase.h"
@@ -113,6 +114,8 @@ class Worker {
   [[nodiscard]] bool is_main() const { return id_ == 0; }
   [[nodiscard]] std::uint64_t nodes() const { return nodes_.load(std::memory_order_relaxed); }
   [[nodiscard]] std::uint64_t tbhits() const { return tbhits_.load(std::memory_order_relaxed); }
+  // Hit counts of this thread's evaluation caches (read after the search).
+  [[nodiscard]] const eval::CacheStats& eval_cache_stats() const { return eval_cache_->stats; }
   [[nodiscard]] const std::vector<RootMove>& root_moves() const { return root_moves_; }
   [[nodiscard]] int completed_depth() const { return completed_depth_; }
   [[nodiscard]] const Position& root_position() const { return *pos_; }
@@ -159,6 +162,7 @@ class Worker {
   const int id_;
   SharedState& shared_;
   std::unique_ptr<Histories> histories_;
+  std::unique_ptr<eval::EvalCache> eval_cache_;  // pawn and material tables of this thread
   std::optional<Position> pos_;
   std::vector<RootMove> root_moves_;
   std::atomic<std::uint64_t> nodes_{0};

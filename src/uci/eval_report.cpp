@@ -9,6 +9,12 @@ namespace tessera::uci {
 std::vector<std::string> eval_report(const Position& pos) {
   const EvalTrace t = evaluate_traced(pos);
   std::vector<std::string> lines;
+  if (t.endgame) {
+    lines.push_back(fmt::format("specialised endgame evaluator: {}", t.endgame));
+    lines.push_back(fmt::format("final evaluation {:+} cp for the side to move ({})", t.result,
+                                pos.side_to_move() == WHITE ? "white" : "black"));
+    return lines;
+  }
   lines.push_back(fmt::format("{:<36} {:>7} {:>7}", "term (white - black, cp)", "mg", "eg"));
   int mg = 0, eg = 0;
   for (const EvalTerm& term : t.terms) {
@@ -19,8 +25,9 @@ std::vector<std::string> eval_report(const Position& pos) {
   lines.push_back(fmt::format("{:<36} {:>7} {:>7}", "total", mg, eg));
   lines.push_back(fmt::format("phase {}/{} (mg weight): blended {:+} for white", t.phase,
                               t.max_phase, t.tapered));
-  if (t.scaled != t.tapered)
-    lines.push_back(fmt::format("drawish material: scaled to {:+} for white", t.scaled));
+  if (t.scale != kScaleNormal)
+    lines.push_back(fmt::format("drawish material: scale {}/{}, {:+} for white", t.scale,
+                                kScaleNormal, t.scaled));
   lines.push_back(fmt::format("final evaluation {:+} cp for the side to move ({})", t.result,
                               pos.side_to_move() == WHITE ? "white" : "black"));
   return lines;
