@@ -1,6 +1,6 @@
 # A make front end to the CMake build, for OpenBench and anyone who expects `make`.
 #
-#   make [EXE=name] [CXX=compiler] [NATIVE=OFF] [SYZYGY=ON|OFF]
+#   make [EXE=name] [CXX=compiler] [NATIVE=OFF] [SYZYGY=ON|OFF] [DATAGEN=ON|OFF]
 #
 # builds a Release engine (no tests, no microbenchmarks) in build/openbench/<compiler> and
 # copies it to ./$(EXE). OpenBench runs `make -j EXE=... CXX=...` in the repository root and
@@ -12,6 +12,8 @@ NATIVE ?= ON
 # Tablebase support needs Debian's libfathom-dev; a worker without it still builds the engine
 # (a bench never probes tables, so the node count is the same either way).
 SYZYGY ?= $(if $(wildcard /usr/include/tbprobe.h),ON,OFF)
+# Likewise `tessera datagen` needs zstd (libzstd-dev); without it the engine builds without it.
+DATAGEN ?= $(if $(wildcard /usr/include/zstd.h),ON,OFF)
 
 # make always defines CXX (as g++). Only a compiler chosen on the command line or in the
 # environment is handed to CMake; otherwise CMake picks the system compiler as usual.
@@ -32,7 +34,7 @@ all: $(EXE)
 $(EXE):
 	$(CMAKE) -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DTESSERA_BUILD_TESTS=OFF \
 	  -DTESSERA_BUILD_BENCH=OFF -DTESSERA_NATIVE=$(NATIVE) -DTESSERA_SYZYGY=$(SYZYGY) \
-	  $(COMPILER_FLAG)
+	  -DTESSERA_DATAGEN=$(DATAGEN) $(COMPILER_FLAG)
 	+$(CMAKE) --build $(BUILD_DIR) --target tessera
 	cp $(BUILD_DIR)/tessera $(EXE)
 
