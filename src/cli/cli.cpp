@@ -6,7 +6,11 @@
 #include <iostream>
 #include <string>
 #include <vector>
+#if TESSERA_DATAGEN && __has_include(<unistd.h>)
+#include <unistd.h>  // isatty: the datagen progress line rewrites itself on a terminal
+#endif
 
+#include "cli/datagen_command.h"
 #include "cli/perft_commands.h"
 #include "cli/selfplay.h"
 #include "core/position.h"
@@ -29,6 +33,10 @@ constexpr const char* kCommandHelp = R"(Commands:
   eval                        the evaluation of --fen (or the start position) term by term
   selfplay                    play Tessera against itself, checking every move and the clocks
                               (--games, --tc or --nodes, --threads, --hash, --seed, --fen)
+  datagen --output FILE       self-play training data, zstd-compressed 32-byte records
+                              (--games 100, --nodes 5000 or --depth D, --threads, --hash,
+                              --seed, --random-plies, --openings FILE, --max-plies, --append)
+  datagen-stats FILE          check a datagen file: records, quiet positions, results, scores
 )";
 
 bool parse_positive(const std::string& text, int& value) {
@@ -39,6 +47,35 @@ bool parse_positive(const std::string& text, int& value) {
   } catch (const std::exception&) {
     return false;
   }
+}
+
+int run_datagen_command(const std::string& command, const std::vector<std::string>& args,
+                        const cxxopts::ParseResult& parsed) {
+#if TESSERA_DATAGEN
+  if (command == "datagen-stats") {
+    if (args.size() != 1) {
+      std::cerr << "error: usage: tessera datagen-stats FILE\n";
+      return 2;
+    }
+    return datagen::run_datagen_stats(args[0], std::cout, std::cerr);
+  }
+  std::string error;
+  auto config = args.empty() ? datagen_config(parsed, error) : std::nullopt;
+  if (!config) {
+    std::cerr << "error: " << (error.empty() ? "datagen takes no arguments" : error) << '\n';
+    return 2;
+  }
+#if __has_include(<unistd.h>)
+  config->progress_in_place = isatty(STDERR_FILENO) != 0;
+#endif
+  return datagen::run_datagen(*config, std::cout, std::cerr);
+#else
+  (void)args;
+  (void)parsed;
+  std::cerr << "error: " << command << " is not built (configure with TESSERA_DATAGEN=ON; "
+            << "it needs zstd, the Debian package libzstd-dev)\n";
+  return 2;
+#endif
 }
 
 }  // namespace
@@ -55,6 +92,7 @@ int run_cli(int argc, char** argv) {
       "command", "", cxxopts::value<std::string>())("args", "",
                                                     cxxopts::value<std::vector<std::string>>());
   add_selfplay_options(options);
+  add_datagen_options(options);
   options.parse_positional({"command", "args"});
 
   cxxopts::ParseResult parsed;
@@ -65,7 +103,7 @@ int run_cli(int argc, char** argv) {
     return 2;
   }
   if (parsed.count("help")) {
-    std::cout << options.help({"", "selfplay"}) << '\n' << kCommandHelp;
+    std::cout << options.help({"", "selfplay", "datagen"}) << '\n' << kCommandHelp;
     return 0;
   }
   if (parsed.count("version")) {
@@ -133,6 +171,8 @@ int run_cli(int argc, char** argv) {
     return run_selfplay(*config, std::cout, std::cerr);
   }
 #endif
+  if (command == "datagen" || command == "datagen-stats")
+    return run_datagen_command(command, args, parsed);
   std::cerr << "error: unknown command '" << command << "'\nTry 'tessera --help'.\n";
   return 2;
 }

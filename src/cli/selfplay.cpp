@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/flags.h"
 #include "core/movegen.h"
 #include "core/position.h"
 #include "engine/engine.h"
@@ -305,20 +306,6 @@ class Match {
       value > 1e7)
     return std::nullopt;
   return value;
-}
-
-// Every flag is read as text and converted here: cxxopts' integer parser trips a GCC 12
-// -Wrestrict false positive, and one converter gives every flag the same range check.
-template <typename T>
-[[nodiscard]] bool read_flag(const cxxopts::ParseResult& parsed, const char* name, T min, T max,
-                             T& value, std::string& error) {
-  const std::string text = parsed[name].as<std::string>();
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec == std::errc() && end == text.data() + text.size() && !text.empty() && value >= min &&
-      value <= max)
-    return true;
-  error = fmt::format("--{} wants an integer from {} to {}, got '{}'", name, min, max, text);
-  return false;
 }
 
 [[nodiscard]] std::optional<Position> start_position(const SelfplayConfig& config,

@@ -1,0 +1,26 @@
+// Reading the command line's numeric flags, shared by the commands that take them.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cxxopts.hpp>
+#include <string>
+
+namespace tessera {
+
+// Every flag is read as text and converted here: cxxopts' integer parser trips a GCC 12
+// -Wrestrict false positive, and one converter gives every flag the same range check.
+template <typename T>
+[[nodiscard]] bool read_flag(const cxxopts::ParseResult& parsed, const char* name, T min, T max,
+                             T& value, std::string& error) {
+  const std::string text = parsed[name].as<std::string>();
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec == std::errc() && end == text.data() + text.size() && !text.empty() && value >= min &&
+      value <= max)
+    return true;
+  error = fmt::format("--{} wants an integer from {} to {}, got '{}'", name, min, max, text);
+  return false;
+}
+
+}  // namespace tessera
