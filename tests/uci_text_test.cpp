@@ -2,6 +2,7 @@
 // info / bestmove formatting, and bench determinism.
 #include <gtest/gtest.h>
 
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -187,6 +188,20 @@ TEST(UciText, InfoAndBestmoveFormatting) {
   const std::size_t nodes_at = text.rfind("Nodes searched: ");
   EXPECT_NE(nodes_at, std::string::npos);
   return nodes_at == std::string::npos ? std::string() : text.substr(nodes_at);
+}
+
+TEST(UciText, BenchReportsTheEvaluationCacheHitRates) {
+  std::ostringstream out;
+  ASSERT_EQ(run_bench(3, out), 0);
+  const std::string text = out.str();
+  const std::regex line(
+      R"(Pawn table hits: (\d+\.\d)% of (\d+) probes\nMaterial table hits: (\d+\.\d)% of (\d+) probes\n)");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(text, m, line)) << text;
+  EXPECT_GT(std::stoull(m[2]), 1000u);
+  EXPECT_GT(std::stod(m[1]), 50.0);  // searches revisit pawn structures all the time
+  EXPECT_GT(std::stod(m[3]), 50.0);
+  EXPECT_LE(std::stod(m[3]), 100.0);
 }
 
 TEST(UciText, BenchNodeCountIsDeterministic) {

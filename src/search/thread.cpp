@@ -37,6 +37,18 @@ void SearchPool::clear_histories() {
   for (auto& w : workers_) w->clear_histories();
 }
 
+eval::CacheStats SearchPool::eval_cache_stats() const {
+  eval::CacheStats total;
+  for (const auto& w : workers_) {
+    const eval::CacheStats& s = w->eval_cache_stats();
+    total.pawn_probes += s.pawn_probes;
+    total.pawn_hits += s.pawn_hits;
+    total.material_probes += s.material_probes;
+    total.material_hits += s.material_hits;
+  }
+  return total;
+}
+
 void SearchPool::start(const Position& pos, const SearchLimits& limits, const SearchConfig& config,
                        const EngineCallbacks& callbacks, int game_ply) {
   // One search at a time: a new `go` first ends the previous one (which reports its move).

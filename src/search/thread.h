@@ -35,6 +35,8 @@ class SearchPool {
   [[nodiscard]] std::string set_threads(int n);
   [[nodiscard]] int threads() const { return int(workers_.size()); }
   void clear_histories();  // waits for a running search first
+  // The evaluation caches' hits and probes since the pool was made, all threads together.
+  [[nodiscard]] eval::CacheStats eval_cache_stats() const;
 
   // Starts a search of `pos` and returns at once.
   void start(const Position& pos, const SearchLimits& limits, const SearchConfig& config,

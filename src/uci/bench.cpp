@@ -64,6 +64,14 @@ int run_bench(int depth, std::ostream& out) {
 
   const auto us = std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count();
   const auto nps = std::uint64_t(double(total_nodes) * 1e6 / double(us > 0 ? us : 1));
+  const EvalCacheCounts cache = engine.eval_cache_counts();
+  const auto rate = [](std::uint64_t hits, std::uint64_t probes) {
+    return probes ? 100.0 * double(hits) / double(probes) : 0.0;
+  };
+  out << fmt::format("Pawn table hits: {:.1f}% of {} probes\n",
+                     rate(cache.pawn_hits, cache.pawn_probes), cache.pawn_probes);
+  out << fmt::format("Material table hits: {:.1f}% of {} probes\n",
+                     rate(cache.material_hits, cache.material_probes), cache.material_probes);
   out << fmt::format("Total time (ms): {}\n", us / 1000);
   out << fmt::format("Nodes searched: {}\n", total_nodes);
   out << fmt::format("Nodes/second: {}\n", nps);
