@@ -2,6 +2,7 @@
 //
 // Written by the tuner (tools/tuner, `tessera-tune ... --write src/eval/weights.h`); a hand edit
 // is fine for seeding a new run, the next tuning run overwrites it.
+// Hand-chosen starting values: not tuned yet.
 #pragma once
 
 #include "eval/params.h"
