@@ -77,6 +77,13 @@ class Square {
   std::uint8_t v_ = 64;
 };
 
+// King moves from `a` to `b` on an empty board (Chebyshev distance).
+[[nodiscard]] constexpr int distance(Square a, Square b) {
+  const int files = a.file() > b.file() ? a.file() - b.file() : b.file() - a.file();
+  const int ranks = a.rank() > b.rank() ? a.rank() - b.rank() : b.rank() - a.rank();
+  return files > ranks ? files : ranks;
+}
+
 // Parses "e4"; returns none() on anything else.
 [[nodiscard]] Square parse_square(std::string_view text);
 

@@ -303,10 +303,7 @@ void Engine::set_syzygy_probe_limit(int pieces) {
 
 void Engine::set_syzygy_50_move_rule(bool on) { impl_->tb_50_move_rule = on; }
 
-EvalCacheCounts Engine::eval_cache_counts() const {
-  const eval::CacheStats s = impl_->pool.eval_cache_stats();
-  return {s.pawn_probes, s.pawn_hits, s.material_probes, s.material_hits};
-}
+eval::CacheStats Engine::eval_cache_counts() const { return impl_->pool.eval_cache_stats(); }
 
 std::uint64_t Engine::search_sync(const SearchLimits& limits, bool report) {
   // Histories start empty too, so that the node count depends on nothing but the position,

@@ -19,17 +19,11 @@
 
 #include "core/position.h"
 #include "core/types.h"
+#include "eval/eval_cache.h"
 
 namespace tessera {
 
 // What `go` asked for. A field left at its default means "no limit".
-struct EvalCacheCounts {
-  std::uint64_t pawn_probes = 0;
-  std::uint64_t pawn_hits = 0;
-  std::uint64_t material_probes = 0;
-  std::uint64_t material_hits = 0;
-};
-
 struct SearchLimits {
   std::optional<std::int64_t> time[2];  // wtime, btime (ms, may be negative)
   std::int64_t increment[2] = {0, 0};   // winc, binc (ms)
@@ -150,7 +144,7 @@ class Engine {
   std::uint64_t search_sync(const SearchLimits& limits, bool report = false);
   // Hit counts of the evaluation's pawn and material tables over this engine's searches
   // (threads that a Threads change removed are forgotten). Call between searches.
-  [[nodiscard]] EvalCacheCounts eval_cache_counts() const;
+  [[nodiscard]] eval::CacheStats eval_cache_counts() const;
 
  private:
   [[nodiscard]] Move book_reply(Move m) const;

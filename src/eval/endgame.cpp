@@ -29,9 +29,6 @@ constexpr int kBishopValue = 320;
 constexpr int kRookValue = 540;
 constexpr int kQueenValue = 990;
 
-[[nodiscard]] int distance(Square a, Square b) {
-  return std::max(std::abs(a.file() - b.file()), std::abs(a.rank() - b.rank()));
-}
 [[nodiscard]] int manhattan(Square a, Square b) {
   return std::abs(a.file() - b.file()) + std::abs(a.rank() - b.rank());
 }

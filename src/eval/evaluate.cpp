@@ -46,10 +46,6 @@ constexpr PsqTable kPsq = build_psq();
 
 // ----- Geometry.
 
-[[nodiscard]] int distance(Square a, Square b) {
-  return std::max(std::abs(a.file() - b.file()), std::abs(a.rank() - b.rank()));
-}
-
 [[nodiscard]] Bitboard adjacent_files(int file) {
   return (file > 0 ? file_bb(file - 1) : 0) | (file < 7 ? file_bb(file + 1) : 0);
 }

@@ -64,7 +64,7 @@ int run_bench(int depth, std::ostream& out) {
 
   const auto us = std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count();
   const auto nps = std::uint64_t(double(total_nodes) * 1e6 / double(us > 0 ? us : 1));
-  const EvalCacheCounts cache = engine.eval_cache_counts();
+  const eval::CacheStats cache = engine.eval_cache_counts();
   const auto rate = [](std::uint64_t hits, std::uint64_t probes) {
     return probes ? 100.0 * double(hits) / double(probes) : 0.0;
   };

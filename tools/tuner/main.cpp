@@ -29,7 +29,6 @@ namespace {
 
 using namespace tessera;
 using tuner::Dataset;
-using tuner::Sample;
 
 struct LoadStats {
   std::uint64_t records = 0;
@@ -74,18 +73,7 @@ bool load(const std::string& path, std::uint64_t limit, int validation_every, Da
                      ? validation
                      : train;
     ++stats.kept;
-    Sample s;
-    s.result = float(r.result_white());
-    s.score = float(r.score_white);
-    s.phase = std::uint8_t(c.phase);
-    s.scale = std::uint8_t(c.scale);
-    s.begin = std::uint32_t(d.index.size());
-    for (const auto& [index, coefficient] : c.terms) {
-      d.index.push_back(index);
-      d.coefficient.push_back(coefficient);
-    }
-    s.end = std::uint32_t(d.index.size());
-    d.samples.push_back(s);
+    tuner::add_sample(d, c, float(r.result_white()), float(r.score_white));
   }
   if (!reader.error().empty()) {
     if (!reader.truncated()) {

@@ -34,6 +34,22 @@ void parallel_for(std::size_t count, int threads, Fn fn) {
 
 }  // namespace
 
+void add_sample(Dataset& d, const EvalCoefficients& c, float result, float score) {
+  Sample s;
+  s.result = result;
+  s.target = result;
+  s.score = score;
+  s.phase = std::uint8_t(c.phase);
+  s.scale = std::uint8_t(c.scale);
+  s.begin = std::uint32_t(d.index.size());
+  for (const auto& [index, coefficient] : c.terms) {
+    d.index.push_back(index);
+    d.coefficient.push_back(coefficient);
+  }
+  s.end = std::uint32_t(d.index.size());
+  d.samples.push_back(s);
+}
+
 Weights initial_weights() {
   Weights w(2 * static_cast<std::size_t>(kN));
   for (int i = 0; i < kN; ++i) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/evaluate.h"
 #include "eval/params.h"
 
 namespace tessera::tuner {
@@ -32,6 +33,9 @@ struct Dataset {
   std::vector<std::uint16_t> index;
   std::vector<std::int16_t> coefficient;
 };
+
+// Appends a position, given by its coefficients, with its game result and search score.
+void add_sample(Dataset& d, const EvalCoefficients& c, float result, float score);
 
 // mg weights at [0, kWeightCount), eg weights at [kWeightCount, 2 * kWeightCount).
 using Weights = std::vector<double>;

@@ -28,18 +28,7 @@ Dataset random_dataset(int games, int plies, std::vector<Position>* positions = 
       pos.make_move(moves[rng() % moves.size()]);
       const EvalCoefficients c = evaluate_coefficients(pos);
       if (c.specialised) continue;
-      Sample s;
-      s.phase = std::uint8_t(c.phase);
-      s.scale = std::uint8_t(c.scale);
-      s.begin = std::uint32_t(d.index.size());
-      for (const auto& [i, k] : c.terms) {
-        d.index.push_back(i);
-        d.coefficient.push_back(k);
-      }
-      s.end = std::uint32_t(d.index.size());
-      s.result = float(rng() % 3) / 2.0f;
-      s.target = s.result;
-      d.samples.push_back(s);
+      add_sample(d, c, float(rng() % 3) / 2.0f, 0.0f);
       if (positions) positions->push_back(pos);
     }
   }
