@@ -11,6 +11,7 @@
 // for the bench's report.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
