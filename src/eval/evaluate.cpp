@@ -247,6 +247,7 @@ void piece_terms(const Position& pos, Color us, const PawnEntry& pe, AttackInfo&
   const Bitboard outpost_ranks =
       us == WHITE ? rank_bb(3) | rank_bb(4) | rank_bb(5) : rank_bb(4) | rank_bb(3) | rank_bb(2);
   const Bitboard outposts = outpost_ranks & pe.attacks[us] & ~pe.attack_span[them];
+  // Indexed by piece type; the pawn and king entries are never used.
   constexpr std::array<Group, 6> kMobility = {Group::Tempo,          Group::KnightMobility,
                                               Group::BishopMobility, Group::RookMobility,
                                               Group::QueenMobility,  Group::Tempo};
