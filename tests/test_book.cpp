@@ -19,6 +19,7 @@
 #include "core/polyglot_key.h"
 #include "core/position.h"
 #include "engine/engine.h"
+#include "temp_dir.h"
 
 namespace tessera {
 namespace {
@@ -30,26 +31,7 @@ namespace fs = std::filesystem;
 
 const std::string kOpeningsBin = TESSERA_SOURCE_DIR "/tests/data/book/openings.bin";
 
-// A fresh directory per test, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() / ("tessera_book_" + std::to_string(::getpid()) + "_" +
-                                         info->test_suite_name() + "_" + info->name());
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  [[nodiscard]] std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
+using test::TempDir;
 
 // The Polyglot code of a move written as UCI text ("e2e4", "a7a8q"); castling as king to rook.
 [[nodiscard]] std::uint16_t code(const std::string& uci) {

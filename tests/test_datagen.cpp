@@ -23,6 +23,7 @@
 #include "datagen/datagen.h"
 #include "datagen/record.h"
 #include "datagen/record_file.h"
+#include "temp_dir.h"
 
 namespace tessera {
 namespace {
@@ -34,26 +35,7 @@ using datagen::TrainingRecord;
 namespace fs = std::filesystem;
 using Bytes = std::array<std::uint8_t, TrainingRecord::kSize>;
 
-// A fresh directory per test, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() / ("tessera_datagen_" + std::to_string(::getpid()) + "_" +
-                                         info->test_suite_name() + "_" + info->name());
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  [[nodiscard]] std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
+using test::TempDir;
 
 [[nodiscard]] std::vector<std::uint8_t> read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
