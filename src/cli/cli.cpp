@@ -80,7 +80,7 @@ int run_datagen_command(const std::string& command, const std::vector<std::strin
 
 }  // namespace
 
-int run_cli(int argc, char** argv) {
+cxxopts::Options make_cli_options() {
   cxxopts::Options options("tessera", "Tessera, a UCI chess engine");
   options.custom_help("[command] [arguments] [options]");
   options.positional_help("");
@@ -88,13 +88,21 @@ int run_cli(int argc, char** argv) {
       "v,version", "print the version and exit")("fen", "position for perft (FEN)",
                                                  cxxopts::value<std::string>())(
       "chess960", "read castling as Chess960 and write king-takes-rook moves")(
-      "depth", "depth for perft-suite", cxxopts::value<int>()->default_value("5"))(
-      "command", "", cxxopts::value<std::string>())("args", "",
-                                                    cxxopts::value<std::vector<std::string>>());
+      "depth", "perft-suite: depth (5); datagen: a fixed depth instead of --nodes",
+      cxxopts::value<int>()->default_value("5"))("command", "", cxxopts::value<std::string>())(
+      "args", "", cxxopts::value<std::vector<std::string>>());
   add_selfplay_options(options);
   add_datagen_options(options);
   options.parse_positional({"command", "args"});
+  return options;
+}
 
+std::string cli_help() {
+  return make_cli_options().help({"", "selfplay and datagen", "datagen"}) + '\n' + kCommandHelp;
+}
+
+int run_cli(int argc, char** argv) {
+  cxxopts::Options options = make_cli_options();
   cxxopts::ParseResult parsed;
   try {
     parsed = options.parse(argc, argv);
@@ -103,7 +111,7 @@ int run_cli(int argc, char** argv) {
     return 2;
   }
   if (parsed.count("help")) {
-    std::cout << options.help({"", "selfplay", "datagen"}) << '\n' << kCommandHelp;
+    std::cout << cli_help();
     return 0;
   }
   if (parsed.count("version")) {

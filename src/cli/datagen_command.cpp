@@ -24,13 +24,12 @@ std::optional<datagen::DatagenConfig> datagen_config(const cxxopts::ParseResult&
     error = "datagen takes --nodes or --depth, not both";
     return std::nullopt;
   }
-  bool ok =
-      (!given("games") || read_flag(parsed, "games", 1, 100000000, c.games, error)) &&
-      (!given("nodes") || read_flag<std::uint64_t>(parsed, "nodes", 1, kU64Max, c.nodes, error)) &&
-      read_flag(parsed, "threads", 1, 256, c.threads, error) &&
-      read_flag<std::size_t>(parsed, "hash", 1, std::size_t(1) << 20, c.hash_mb, error) &&
-      read_flag<std::uint64_t>(parsed, "seed", 0, kU64Max, c.seed, error) &&
-      read_flag(parsed, "max-plies", 1, 100000, c.max_plies, error);
+  bool ok = read_flag(parsed, "games", 1, 100000000, c.games, error) &&
+            read_flag<std::uint64_t>(parsed, "nodes", 1, kU64Max, c.nodes, error) &&
+            read_flag(parsed, "threads", 1, 256, c.threads, error) &&
+            read_flag<std::size_t>(parsed, "hash", 1, std::size_t(1) << 20, c.hash_mb, error) &&
+            read_flag<std::uint64_t>(parsed, "seed", 0, kU64Max, c.seed, error) &&
+            read_flag(parsed, "max-plies", 1, 100000, c.max_plies, error);
   if (!ok) return std::nullopt;
   if (given("depth")) {
     c.depth = parsed["depth"].as<int>();
@@ -47,8 +46,7 @@ std::optional<datagen::DatagenConfig> datagen_config(const cxxopts::ParseResult&
     }
   }
   c.random_plies = c.openings.empty() ? 8 : 0;
-  if (given("random-plies") && !read_flag(parsed, "random-plies", 0, 1000, c.random_plies, error))
-    return std::nullopt;
+  if (!read_flag(parsed, "random-plies", 0, 1000, c.random_plies, error)) return std::nullopt;
   if (!given("output") || parsed["output"].as<std::string>().empty()) {
     error = "datagen needs --output FILE";
     return std::nullopt;

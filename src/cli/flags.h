@@ -11,9 +11,13 @@ namespace tessera {
 
 // Every flag is read as text and converted here: cxxopts' integer parser trips a GCC 12
 // -Wrestrict false positive, and one converter gives every flag the same range check.
+// A flag that is not given leaves `value` as it is: the flags that several commands share
+// (--games, --nodes, ...) have no cxxopts default, so each command's configuration struct
+// keeps its own.
 template <typename T>
 [[nodiscard]] bool read_flag(const cxxopts::ParseResult& parsed, const char* name, T min, T max,
                              T& value, std::string& error) {
+  if (parsed.count(name) == 0) return true;
   const std::string text = parsed[name].as<std::string>();
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec == std::errc() && end == text.data() + text.size() && !text.empty() && value >= min &&

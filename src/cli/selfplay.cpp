@@ -332,20 +332,21 @@ bool parse_time_control(std::string_view text, std::int64_t& base_ms, std::int64
 }
 
 void add_selfplay_options(cxxopts::Options& options) {
-  const auto text = [](const char* default_value) {
-    return cxxopts::value<std::string>()->default_value(default_value);
-  };
-  options.add_options("selfplay")("games", "selfplay: number of games", text("10"))(
-      "tc", "selfplay: time control BASE+INC in seconds", text("1+0.01"))(
-      "nodes", "selfplay: search N nodes per move instead of using a clock", text("0"))(
-      "threads", "selfplay: search threads per engine", text("1"))(
-      "hash", "selfplay: hash table per engine (MB)", text("16"))(
-      "seed", "selfplay: seed of the random openings", text("1"))(
-      "random-plies", "selfplay: random plies that open each game", text("8"))(
-      "max-plies", "selfplay: plies after which a game is adjudicated drawn", text("400"))(
-      "clock-margin", "selfplay: ms a move may overrun the clock before it loses", text("0"))(
+  // No cxxopts defaults: datagen shares most of these flags with defaults of its own, so the
+  // help text names both and each configuration struct holds its command's values.
+  const auto text = [] { return cxxopts::value<std::string>(); };
+  options.add_options("selfplay and datagen")("games", "number of games (selfplay 10, datagen 100)",
+                                              text())(
+      "tc", "selfplay: time control BASE+INC in seconds (1+0.01)", text())(
+      "nodes", "nodes per move instead of a clock (selfplay: off, datagen 5000)", text())(
+      "threads", "selfplay: threads per engine; datagen: games at once (1)", text())(
+      "hash", "hash table per engine in MB (16)", text())("seed", "seed of the random openings (1)",
+                                                          text())(
+      "random-plies", "random plies that open each game (8; datagen with --openings 0)", text())(
+      "max-plies", "plies after which a game is adjudicated drawn (400)", text())(
+      "clock-margin", "selfplay: ms a move may overrun the clock before it loses (0)", text())(
       "tt-key-bits", "selfplay: fold hash keys onto 2^N values to force collisions (0: off)",
-      text("0"));
+      text());
 }
 
 std::optional<SelfplayConfig> selfplay_config(const cxxopts::ParseResult& parsed,
@@ -363,7 +364,7 @@ std::optional<SelfplayConfig> selfplay_config(const cxxopts::ParseResult& parsed
       read_flag<std::int64_t>(parsed, "clock-margin", 0, 3600000, c.clock_margin_ms, error) &&
       read_flag(parsed, "tt-key-bits", 0, 16, c.tt_key_bits, error);
   if (!ok) return std::nullopt;
-  const std::string tc = parsed["tc"].as<std::string>();
+  const std::string tc = parsed.count("tc") ? parsed["tc"].as<std::string>() : "1+0.01";
   if (!parse_time_control(tc, c.base_ms, c.increment_ms)) {
     error = fmt::format("--tc wants BASE+INC in seconds (like 1+0.01), got '{}'", tc);
     return std::nullopt;
