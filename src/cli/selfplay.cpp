@@ -364,10 +364,12 @@ std::optional<SelfplayConfig> selfplay_config(const cxxopts::ParseResult& parsed
       read_flag<std::int64_t>(parsed, "clock-margin", 0, 3600000, c.clock_margin_ms, error) &&
       read_flag(parsed, "tt-key-bits", 0, 16, c.tt_key_bits, error);
   if (!ok) return std::nullopt;
-  const std::string tc = parsed.count("tc") ? parsed["tc"].as<std::string>() : "1+0.01";
-  if (!parse_time_control(tc, c.base_ms, c.increment_ms)) {
-    error = fmt::format("--tc wants BASE+INC in seconds (like 1+0.01), got '{}'", tc);
-    return std::nullopt;
+  if (parsed.count("tc")) {
+    const std::string tc = parsed["tc"].as<std::string>();
+    if (!parse_time_control(tc, c.base_ms, c.increment_ms)) {
+      error = fmt::format("--tc wants BASE+INC in seconds (like 1+0.01), got '{}'", tc);
+      return std::nullopt;
+    }
   }
   if (parsed.count("fen")) c.fen = parsed["fen"].as<std::string>();
   c.chess960 = parsed.count("chess960") > 0;
