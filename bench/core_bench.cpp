@@ -102,21 +102,35 @@ void BM_MakeUnmakeAll(benchmark::State& state) {
 }
 BENCHMARK(BM_MakeUnmakeAll)->Apply(positions);
 
-// The incremental key path against the alternatives: key_after() (TT prefetch) for every move,
-// and the from-scratch compute_key() that the incremental update replaces.
-void BM_KeyAfterAll(benchmark::State& state) {
-  const Position pos = load(fen_of(state.range(0)));
+// Make and unmake with an observer that touches every event, as an evaluator's hook would:
+// the cost of the observer calls on top of BM_MakeUnmakeAll.
+struct CountingObserver : MoveObserver {
+  Key key = 0;
+  int events = 0;
+  void key_known(Key k) { key ^= k; }
+  void piece_removed(Piece, Square s) { events += s.index(); }
+  void piece_added(Piece, Square s) { events -= s.index(); }
+  void piece_moved(Piece, Square from, Square to) { events += from.index() - to.index(); }
+};
+
+void BM_MakeUnmakeObservedAll(benchmark::State& state) {
+  Position pos = load(fen_of(state.range(0)));
   const MoveList<GenType::All> list(pos);
+  CountingObserver observer;
   for (auto _ : state) {
-    Key k = 0;
-    for (const Move m : list) k ^= pos.key_after(m);
-    benchmark::DoNotOptimize(k);
+    for (const Move m : list) {
+      pos.make_move(m, observer);
+      pos.unmake_move(m);
+    }
   }
+  benchmark::DoNotOptimize(observer.key);
+  benchmark::DoNotOptimize(observer.events);
   state.SetItemsProcessed(std::int64_t(state.iterations() * list.size()));
   state.SetLabel(name_of(state.range(0)));
 }
-BENCHMARK(BM_KeyAfterAll)->Apply(positions);
+BENCHMARK(BM_MakeUnmakeObservedAll)->Apply(positions);
 
+// The from-scratch key computation that the incremental update replaces.
 void BM_ComputeKeyFromScratch(benchmark::State& state) {
   const Position pos = load(fen_of(state.range(0)));
   for (auto _ : state) {

@@ -2,11 +2,11 @@
 #include <fmt/format.h>
 
 #include <array>
-#include <charconv>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "core/parse.h"
 #include "core/position.h"
 #include "core/zobrist.h"
 
@@ -50,36 +50,13 @@ int piece_index_from_char(char c) {
 
 // Parses a whole decimal field into `value`; false on anything else.
 bool parse_int(std::string_view text, long long& value) {
-  if (text.empty() || text.size() > 12) return false;
-  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return ec == std::errc() && ptr == text.data() + text.size();
+  if (text.size() > 12) return false;
+  const std::optional<long long> n = parse_integer<long long>(text);
+  if (n) value = *n;
+  return n.has_value();
 }
 
 }  // namespace
-
-void Position::put_piece(Piece p, Square s) {
-  board_[s.index()] = p;
-  by_type_[p.type()] |= s.bb();
-  by_color_[p.color()] |= s.bb();
-  ++piece_count_[p.index()];
-}
-
-void Position::remove_piece(Square s) {
-  const Piece p = board_[s.index()];
-  by_type_[p.type()] ^= s.bb();
-  by_color_[p.color()] ^= s.bb();
-  --piece_count_[p.index()];
-  board_[s.index()] = Piece::none();
-}
-
-void Position::move_piece(Square from, Square to) {
-  const Piece p = board_[from.index()];
-  const Bitboard both = from.bb() | to.bb();
-  by_type_[p.type()] ^= both;
-  by_color_[p.color()] ^= both;
-  board_[from.index()] = Piece::none();
-  board_[to.index()] = p;
-}
 
 void Position::add_castling_right(Color c, Square rook) {
   const Square king = king_square(c);

@@ -5,20 +5,6 @@
 
 namespace tessera {
 
-namespace {
-
-// Where king and rook land when castling with the rook on `rook_from`.
-struct CastlingSquares {
-  Square king_to;
-  Square rook_to;
-};
-constexpr CastlingSquares castling_squares(Square king_from, Square rook_from) {
-  const bool king_side = rook_from.file() > king_from.file();
-  return {Square(king_side ? 6 : 2, king_from.rank()), Square(king_side ? 5 : 3, king_from.rank())};
-}
-
-}  // namespace
-
 Bitboard Position::attackers_to(Square s, Bitboard occupied) const {
   return (pawn_attacks(BLACK, s) & pieces(WHITE, PAWN)) |
          (pawn_attacks(WHITE, s) & pieces(BLACK, PAWN)) | (knight_attacks(s) & pieces(KNIGHT)) |
@@ -50,22 +36,7 @@ Bitboard Position::king_blockers(Color c) const {
   return blockers;
 }
 
-Key Position::key_after(Move m) const {
-  const Square from = m.from(), to = m.to();
-  const Piece moved = piece_on(from);
-  Key k = key() ^ kZobrist.side;
-  if (moved.is_none()) return k;
-  k ^= kZobrist.piece[moved.index()][from.index()] ^ kZobrist.piece[moved.index()][to.index()];
-  const Piece captured = piece_on(to);
-  if (!captured.is_none() && m.kind() != MoveKind::Castling)
-    k ^= kZobrist.piece[captured.index()][to.index()];
-  return k;
-}
-
-void Position::make_move(Move m) {
-  states_.push_back(states_.back());
-  StateInfo& st = states_.back();
-  const StateInfo& prev = states_[states_.size() - 2];
+void Position::compute_child_state(Move m, StateInfo& st) const {
   const Color us = side_, them = ~us;
   const Square from = m.from(), to = m.to();
   const Piece moved = piece_on(from);
@@ -78,16 +49,12 @@ void Position::make_move(Move m) {
   st.captured = Piece::none();
   ++st.rule50;
   ++st.plies_from_null;
-  if (!prev.ep_square.is_none()) key ^= z.ep_file[prev.ep_square.file()];
+  if (!st.ep_square.is_none()) key ^= z.ep_file[st.ep_square.file()];
   st.ep_square = Square::none();
 
   if (m.kind() == MoveKind::Castling) {
     const Piece rook = piece_on(to);
     const auto [king_to, rook_to] = castling_squares(from, to);
-    remove_piece(from);
-    remove_piece(to);
-    put_piece(moved, king_to);
-    put_piece(rook, rook_to);
     key ^= z.piece[moved.index()][from.index()] ^ z.piece[moved.index()][king_to.index()] ^
            z.piece[rook.index()][to.index()] ^ z.piece[rook.index()][rook_to.index()];
     pawn_key ^= z.piece[moved.index()][from.index()] ^ z.piece[moved.index()][king_to.index()];
@@ -96,34 +63,32 @@ void Position::make_move(Move m) {
         m.kind() == MoveKind::EnPassant ? Square(to.file(), from.rank()) : to;
     const Piece captured = piece_on(captured_square);
     if (!captured.is_none()) {
-      remove_piece(captured_square);
       key ^= z.piece[captured.index()][captured_square.index()];
       if (captured.type() == PAWN) pawn_key ^= z.piece[captured.index()][captured_square.index()];
-      material_key ^= z.material[captured.index()][count(captured)];
+      // The material keys toggle material[p][n] as the count of p crosses n <-> n + 1.
+      material_key ^= z.material[captured.index()][count(captured) - 1];
       st.captured = captured;
       st.rule50 = 0;
     }
-    move_piece(from, to);
-    key ^= z.piece[moved.index()][from.index()] ^ z.piece[moved.index()][to.index()];
-    if (moved.type() == PAWN || moved.type() == KING)
-      pawn_key ^= z.piece[moved.index()][from.index()] ^ z.piece[moved.index()][to.index()];
-
+    const bool promotion = m.kind() == MoveKind::Promotion;
+    const Piece arriving = promotion ? Piece(us, m.promotion()) : moved;
+    key ^= z.piece[moved.index()][from.index()] ^ z.piece[arriving.index()][to.index()];
+    if (moved.type() == PAWN || moved.type() == KING) {
+      pawn_key ^= z.piece[moved.index()][from.index()];
+      if (!promotion) pawn_key ^= z.piece[moved.index()][to.index()];
+    }
     if (moved.type() == PAWN) {
       st.rule50 = 0;
       if ((from.index() ^ to.index()) == 16) {
+        // A double push captures nothing, so the enemy pawns are already where they will be.
         const Square ep = Square((from.index() + to.index()) / 2);
         if (pawn_attacks(us, ep) & pieces(them, PAWN)) {
           st.ep_square = ep;
           key ^= z.ep_file[ep.file()];
         }
-      } else if (m.kind() == MoveKind::Promotion) {
-        const Piece promoted(us, m.promotion());
-        remove_piece(to);
-        put_piece(promoted, to);
-        key ^= z.piece[moved.index()][to.index()] ^ z.piece[promoted.index()][to.index()];
-        pawn_key ^= z.piece[moved.index()][to.index()];
-        material_key ^= z.material[moved.index()][count(moved)] ^
-                        z.material[promoted.index()][count(promoted) - 1];
+      } else if (promotion) {
+        material_key ^= z.material[moved.index()][count(moved) - 1] ^
+                        z.material[arriving.index()][count(arriving)];
       }
     }
   }
@@ -135,13 +100,9 @@ void Position::make_move(Move m) {
       st.castling = std::uint8_t(st.castling & ~lost);
     }
   }
-
   st.key = key;
   st.pawn_key = pawn_key;
   st.material_key = material_key;
-  side_ = them;
-  ++game_ply_;
-  st.checkers = attackers_to(king_square(them)) & pieces(us);
 }
 
 void Position::unmake_move(Move m) {

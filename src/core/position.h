@@ -17,8 +17,20 @@
 
 #include "core/bitboard.h"
 #include "core/types.h"
+#include "core/zobrist.h"
 
 namespace tessera {
+
+// What make_move tells an observer, in the order it happens: first the exact key of the new
+// position (before the board is touched, so a table prefetch overlaps the board update), then
+// every piece removed, added or moved. Observers derive from this and hide the calls they use;
+// the calls are resolved at compile time, so a caller without an observer pays nothing.
+struct MoveObserver {
+  void key_known(Key) {}
+  void piece_removed(Piece, Square) {}
+  void piece_added(Piece, Square) {}
+  void piece_moved(Piece, Square /*from*/, Square /*to*/) {}
+};
 
 struct StateInfo {
   Key key = 0;
@@ -123,12 +135,14 @@ class Position {
   // Static exchange evaluation: does `m` win at least `threshold` (centipawns)?
   [[nodiscard]] bool see_ge(Move m, int threshold) const;
 
-  // An estimate of the child's key for a pseudo-legal move: exact for ordinary moves and
-  // captures, but it ignores the en-passant and castling-rights terms, the promoted piece and the
-  // castling rook. Cheap enough to prefetch the transposition table before the move is made.
-  [[nodiscard]] Key key_after(Move m) const;
-
-  void make_move(Move m);
+  // Makes the pseudo-legal, legal move `m`, reporting the new key and each piece change to
+  // `observer` (see MoveObserver).
+  template <typename Observer>
+  void make_move(Move m, Observer& observer);
+  void make_move(Move m) {
+    MoveObserver none;
+    make_move(m, none);
+  }
   void unmake_move(Move m);
   void make_null_move();
   void unmake_null_move();
@@ -151,10 +165,7 @@ class Position {
   [[nodiscard]] Key compute_pawn_key() const;
   [[nodiscard]] Key compute_material_key() const;
 
-  // Rook squares and empty-path masks for castling; exposed for the move generator.
-  [[nodiscard]] Bitboard castling_path(CastlingRight r) const {
-    return castle_path_[castling_index(r)];
-  }
+  // True when the squares between king and rook for castling with `r` are not all empty.
   [[nodiscard]] bool castling_blocked(CastlingRight r) const {
     return (castle_path_[castling_index(r)] & pieces()) != 0;
   }
@@ -164,9 +175,41 @@ class Position {
 
  private:
   Position() = default;
-  void put_piece(Piece p, Square s);
-  void remove_piece(Square s);
-  void move_piece(Square from, Square to);
+  // Where king and rook land when castling with the rook on `rook_from`.
+  struct CastlingSquares {
+    Square king_to;
+    Square rook_to;
+  };
+  [[nodiscard]] static constexpr CastlingSquares castling_squares(Square king_from,
+                                                                  Square rook_from) {
+    const bool king_side = rook_from.file() > king_from.file();
+    return {Square(king_side ? 6 : 2, king_from.rank()),
+            Square(king_side ? 5 : 3, king_from.rank())};
+  }
+  void put_piece(Piece p, Square s) {
+    board_[s.index()] = p;
+    by_type_[p.type()] |= s.bb();
+    by_color_[p.color()] |= s.bb();
+    ++piece_count_[p.index()];
+  }
+  void remove_piece(Square s) {
+    const Piece p = board_[s.index()];
+    by_type_[p.type()] ^= s.bb();
+    by_color_[p.color()] ^= s.bb();
+    --piece_count_[p.index()];
+    board_[s.index()] = Piece::none();
+  }
+  void move_piece(Square from, Square to) {
+    const Piece p = board_[from.index()];
+    const Bitboard both = from.bb() | to.bb();
+    by_type_[p.type()] ^= both;
+    by_color_[p.color()] ^= both;
+    board_[from.index()] = Piece::none();
+    board_[to.index()] = p;
+  }
+  // The keys of the position after `m`, from the board before it; fills `st` (already a copy
+  // of the previous state) with everything but the checkers.
+  void compute_child_state(Move m, StateInfo& st) const;
   void add_castling_right(Color c, Square rook);
   [[nodiscard]] std::string validate() const;
   void init_state();
@@ -187,6 +230,53 @@ class Position {
 
   std::vector<StateInfo> states_;
 };
+
+// Two passes: the new state (keys, rights, clocks) from the unchanged board, so the observer
+// learns the exact key first; then the board, one event per piece change.
+template <typename Observer>
+void Position::make_move(Move m, Observer& observer) {
+  states_.push_back(states_.back());
+  StateInfo& st = states_.back();
+  compute_child_state(m, st);
+  observer.key_known(st.key);
+
+  const Color us = side_;
+  const Square from = m.from(), to = m.to();
+  const Piece moved = piece_on(from);
+  if (m.kind() == MoveKind::Castling) {
+    // Remove both before placing either: in Chess960 a king may land where its rook stood.
+    const Piece rook = piece_on(to);
+    const auto [king_to, rook_to] = castling_squares(from, to);
+    remove_piece(from);
+    observer.piece_removed(moved, from);
+    remove_piece(to);
+    observer.piece_removed(rook, to);
+    put_piece(moved, king_to);
+    observer.piece_added(moved, king_to);
+    put_piece(rook, rook_to);
+    observer.piece_added(rook, rook_to);
+  } else {
+    if (!st.captured.is_none()) {
+      const Square captured_square =
+          m.kind() == MoveKind::EnPassant ? Square(to.file(), from.rank()) : to;
+      remove_piece(captured_square);
+      observer.piece_removed(st.captured, captured_square);
+    }
+    if (m.kind() == MoveKind::Promotion) {
+      const Piece promoted(us, m.promotion());
+      remove_piece(from);
+      observer.piece_removed(moved, from);
+      put_piece(promoted, to);
+      observer.piece_added(promoted, to);
+    } else {
+      move_piece(from, to);
+      observer.piece_moved(moved, from, to);
+    }
+  }
+  side_ = ~us;
+  ++game_ply_;
+  st.checkers = attackers_to(king_square(~us)) & pieces(us);
+}
 
 // Centipawn values used by SEE and move ordering.
 inline constexpr std::array<int, 7> kSeeValue = {100, 300, 300, 500, 900, 0, 0};

@@ -60,6 +60,40 @@ int Worker::reduction(bool improving, int depth, int move_count) const {
   return r + (!improving && r > 1);
 }
 
+namespace {
+
+// The search's make-move observer: fetches the child's table cluster as soon as its exact key
+// is known, so the memory access overlaps the board update and the child's first steps.
+struct PrefetchObserver : MoveObserver {
+  const TranspositionTable& tt;
+  explicit PrefetchObserver(const TranspositionTable& table) : tt(table) {}
+  void key_known(Key key) const { tt.prefetch(key); }
+};
+
+}  // namespace
+
+void Worker::make_move(Move m, StackEntry* ss) {
+  Position& pos = *pos_;
+  const Piece moved = pos.moved_piece(m);
+  ss->current_move = m;
+  ss->moved_piece = moved;
+  ss->continuation = &histories_->continuation[moved.index()][m.to().index()];
+  PrefetchObserver observer(*shared_.tt);
+  pos.make_move(m, observer);
+}
+
+void Worker::unmake_move(Move m) { pos_->unmake_move(m); }
+
+void Worker::make_null_move(StackEntry* ss) {
+  ss->current_move = Move::null();
+  ss->moved_piece = Piece::none();
+  ss->continuation = &histories_->sentinel;
+  pos_->make_null_move();
+  shared_.tt->prefetch(pos_->key());
+}
+
+void Worker::unmake_null_move() { pos_->unmake_null_move(); }
+
 void Worker::update_pv(int ply, Move m) {
   auto& table = *pv_;
   table[ply][ply] = m;
@@ -224,12 +258,9 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       ss->static_eval >= beta && depth >= 3 && ply >= nmp_min_ply_ &&
       pos.has_non_pawn_material(us) && beta > kMatedInMaxPly) {
     const int r = 4 + depth / 4 + std::min((eval - beta) / 200, 3);
-    ss->current_move = Move::null();
-    ss->moved_piece = Piece::none();
-    ss->continuation = &histories_->sentinel;
-    pos.make_null_move();
+    make_null_move(ss);
     const int v = -search<NodeType::NonPV>(-beta, -beta + 1, depth - r, !cut_node, ss + 1);
-    pos.unmake_null_move();
+    unmake_null_move();
     if (shared_.stop.load(std::memory_order_relaxed)) return 0;
     if (v >= beta && v < kTbWinInMaxPly) {  // a pass proves no mate and no tablebase win
       if (depth < 14 || nmp_min_ply_ != 0) return v;
@@ -251,18 +282,13 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     pc_ctx.continuation = {(ss - 1)->continuation, (ss - 2)->continuation, (ss - 4)->continuation};
     MovePicker pc = MovePicker::probcut(pos, tt_move, pc_ctx, probcut_beta - ss->static_eval);
     while (const Move m = pc.next()) {
-      const Piece moved = pos.moved_piece(m);
-      shared_.tt->prefetch(pos.key_after(m));
-      ss->current_move = m;
-      ss->moved_piece = moved;
-      ss->continuation = &histories_->continuation[moved.index()][m.to().index()];
-      pos.make_move(m);
+      make_move(m, ss);
       // A quick capture search first; only if it holds, the reduced full search.
       int v = -qsearch<NodeType::NonPV>(-probcut_beta, -probcut_beta + 1, ss + 1);
       if (v >= probcut_beta)
         v = -search<NodeType::NonPV>(-probcut_beta, -probcut_beta + 1, depth - 4, !cut_node,
                                      ss + 1);
-      pos.unmake_move(m);
+      unmake_move(m);
       if (shared_.stop.load(std::memory_order_relaxed)) return 0;
       if (v >= probcut_beta) {
         tt.writer.write(key, score_to_tt(v, ply), depth - 3, Bound::Lower, m);
@@ -370,12 +396,8 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     new_depth += extension;
 
     // Step 16. Make the move (fetching the child's table cluster first)
-    shared_.tt->prefetch(pos.key_after(m));
-    ss->current_move = m;
-    ss->moved_piece = moved;
-    ss->continuation = &histories_->continuation[moved.index()][to];
     const bool bad_capture = capture && picker.stage() == PickStage::BadCaptures;
-    pos.make_move(m);
+    make_move(m, ss);
 
     // Step 17. Late move reductions, then principal variation search
     int score = -kInfinite;
@@ -396,7 +418,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     if (pv_node && (move_count == 1 || (score > alpha && (root || score < beta))))
       score = -search<NodeType::PV>(-beta, -alpha, new_depth, false, ss + 1);
 
-    pos.unmake_move(m);
+    unmake_move(m);
 
     // Step 18. A stopped search returns garbage: discard it before it reaches any table
     if (shared_.stop.load(std::memory_order_relaxed)) return 0;
@@ -566,14 +588,9 @@ int Worker::qsearch(int alpha, int beta, StackEntry* ss) {
     }
 
     // Step 7. Make, search and unmake the move
-    shared_.tt->prefetch(pos.key_after(m));
-    const Piece moved = pos.moved_piece(m);
-    ss->current_move = m;
-    ss->moved_piece = moved;
-    ss->continuation = &histories_->continuation[moved.index()][m.to().index()];
-    pos.make_move(m);
+    make_move(m, ss);
     const int score = -qsearch<NT>(-beta, -alpha, ss + 1);
-    pos.unmake_move(m);
+    unmake_move(m);
     if (shared_.stop.load(std::memory_order_relaxed)) return 0;
 
     // Step 8. Best move so far

@@ -144,6 +144,12 @@ class Worker {
   template <NodeType NT>
   int qsearch(int alpha, int beta, StackEntry* ss);
 
+  // Make and unmake a move of the search: the stack entry, the table prefetch and (through
+  // the observer) everything that follows the board.
+  void make_move(Move m, StackEntry* ss);
+  void unmake_move(Move m);
+  void make_null_move(StackEntry* ss);
+  void unmake_null_move();
   void count_node();
   void count_tbhits(std::uint64_t n);
   void restrict_root_to_tablebase();

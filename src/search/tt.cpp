@@ -5,10 +5,6 @@
 #include <thread>
 #include <vector>
 
-#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
-#include <xmmintrin.h>
-#endif
-
 namespace tessera::search {
 
 namespace {
@@ -158,15 +154,6 @@ TTProbe TranspositionTable::probe(Key key) const {
   }
   result.writer = TTWriter(victim, generation_, key_bits_);
   return result;
-}
-
-void TranspositionTable::prefetch(Key key) const {
-  [[maybe_unused]] const void* address = &cluster_of(fold_key(key, key_bits_));
-#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
-  _mm_prefetch(static_cast<const char*>(address), _MM_HINT_T0);
-#elif defined(__aarch64__)
-  __builtin_prefetch(address);
-#endif
 }
 
 int TranspositionTable::hashfull() const {

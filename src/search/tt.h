@@ -27,6 +27,10 @@
 #include <memory>
 #include <string>
 
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
+
 #include "core/types.h"
 #include "engine/engine.h"  // Bound
 #include "search/score.h"
@@ -104,7 +108,14 @@ class TranspositionTable {
 
   [[nodiscard]] TTProbe probe(Key key) const;
   // Starts loading the cluster of `key` into the cache (the caller will probe it soon).
-  void prefetch(Key key) const;
+  void prefetch(Key key) const {
+    [[maybe_unused]] const void* address = &cluster_of(fold_key(key, key_bits_));
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
+    _mm_prefetch(static_cast<const char*>(address), _MM_HINT_T0);
+#else
+    __builtin_prefetch(address);
+#endif
+  }
   // Per mille of the entries in a sample of clusters that the current search wrote.
   [[nodiscard]] int hashfull() const;
 
