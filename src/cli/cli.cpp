@@ -4,6 +4,7 @@
 
 #include <cxxopts.hpp>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 #if TESSERA_DATAGEN && __has_include(<unistd.h>)
@@ -13,13 +14,11 @@
 #include "cli/datagen_command.h"
 #include "cli/perft_commands.h"
 #include "cli/selfplay.h"
+#include "core/parse.h"
 #include "core/position.h"
-#include "uci/eval_report.h"
-#if __has_include("uci/bench.h") && __has_include("uci/uci.h")
 #include "uci/bench.h"
+#include "uci/eval_report.h"
 #include "uci/uci.h"
-#define TESSERA_HAVE_UCI 1
-#endif
 
 namespace tessera {
 
@@ -40,13 +39,10 @@ constexpr const char* kCommandHelp = R"(Commands:
 )";
 
 bool parse_positive(const std::string& text, int& value) {
-  try {
-    std::size_t used = 0;
-    value = std::stoi(text, &used);
-    return used == text.size() && value > 0;
-  } catch (const std::exception&) {
-    return false;
-  }
+  const std::optional<int> n = parse_integer<int>(text);
+  if (!n || *n <= 0) return false;
+  value = *n;
+  return true;
 }
 
 int run_datagen_command(const std::string& command, const std::vector<std::string>& args,
@@ -124,12 +120,7 @@ int run_cli(int argc, char** argv) {
   const bool chess960 = parsed.count("chess960") > 0;
 
   if (command.empty()) {
-#ifdef TESSERA_HAVE_UCI
     return uci::run(std::cin, std::cout);
-#else
-    std::cerr << "error: UCI mode is not built\n";
-    return 2;
-#endif
   }
   if (command == "perft") {
     int depth = 0;
@@ -148,7 +139,6 @@ int run_cli(int argc, char** argv) {
     }
     return run_perft_suite(args[0], parsed["depth"].as<int>(), chess960, std::cout, std::cerr);
   }
-#ifdef TESSERA_HAVE_UCI
   if (command == "eval") {
     const std::string fen =
         parsed.count("fen") ? parsed["fen"].as<std::string>() : std::string(Position::kStartFen);
@@ -178,7 +168,6 @@ int run_cli(int argc, char** argv) {
     }
     return run_selfplay(*config, std::cout, std::cerr);
   }
-#endif
   if (command == "datagen" || command == "datagen-stats")
     return run_datagen_command(command, args, parsed);
   std::cerr << "error: unknown command '" << command << "'\nTry 'tessera --help'.\n";

@@ -3,9 +3,11 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cxxopts.hpp>
+#include <optional>
 #include <string>
+
+#include "core/parse.h"
 
 namespace tessera {
 
@@ -19,10 +21,11 @@ template <typename T>
                              T& value, std::string& error) {
   if (parsed.count(name) == 0) return true;
   const std::string text = parsed[name].as<std::string>();
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec == std::errc() && end == text.data() + text.size() && !text.empty() && value >= min &&
-      value <= max)
+  if (const std::optional<T> parsed_value = parse_integer<T>(text);
+      parsed_value && *parsed_value >= min && *parsed_value <= max) {
+    value = *parsed_value;
     return true;
+  }
   error = fmt::format("--{} wants an integer from {} to {}, got '{}'", name, min, max, text);
   return false;
 }

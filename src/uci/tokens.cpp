@@ -2,23 +2,14 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
+
+#include "core/parse.h"
 
 namespace tessera::uci {
 
 namespace {
 
 [[nodiscard]] bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
-
-template <typename T>
-[[nodiscard]] std::optional<T> parse_whole(std::string_view text) {
-  if (text.size() > 1 && text.front() == '+' && text[1] != '-') text.remove_prefix(1);
-  T value{};
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc() || ptr != end || text.empty()) return std::nullopt;
-  return value;
-}
 
 }  // namespace
 
@@ -57,11 +48,11 @@ bool iequals(std::string_view a, std::string_view b) {
   });
 }
 
-std::optional<long long> parse_int(std::string_view text) { return parse_whole<long long>(text); }
+std::optional<long long> parse_int(std::string_view text) { return parse_integer<long long>(text); }
 
 std::optional<unsigned long long> parse_uint(std::string_view text) {
   // from_chars on an unsigned type rejects '-', so "-5" is garbage here rather than a huge value.
-  return parse_whole<unsigned long long>(text);
+  return parse_integer<unsigned long long>(text);
 }
 
 }  // namespace tessera::uci
