@@ -20,6 +20,7 @@
 #include "core/movegen.h"
 #include "core/position.h"
 #include "engine/engine.h"
+#include "game/game_rules.h"
 
 namespace tessera {
 
@@ -103,42 +104,20 @@ struct Game {
   std::array<std::int64_t, 2> clock_ms{};
 };
 
-[[nodiscard]] std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
-
-// Random legal plies from a generator seeded by (seed, game): the same opening on every
-// platform, since mt19937_64's output is fixed by the standard and `%` needs no distribution.
+// The random opening of game `game_index`: the same plies as datagen's for the same seed.
 void play_random_opening(Game& game, std::uint64_t seed, int game_index, int plies) {
-  std::mt19937_64 rng(splitmix64(seed ^ splitmix64(std::uint64_t(game_index))));
-  for (int i = 0; i < plies; ++i) {
-    const MoveList<> moves(game.pos);
-    if (moves.empty()) return;
-    const Move m = moves[std::size_t(rng() % moves.size())];
-    game.moves.push_back(game.pos.move_to_uci(m));
-    game.pos.make_move(m);
-  }
-}
-
-[[nodiscard]] std::string_view draw_reason(const Position& pos) {
-  if (pos.rule50() >= 100) return "fifty-move rule";
-  if (pos.has_insufficient_material()) return "insufficient material";
-  return "repetition";
+  std::mt19937_64 rng = game::game_generator(seed, game_index);
+  game::play_random_plies(game.pos, rng, plies, game.moves);
 }
 
 // The result when the game is over with `pos`'s side to move, else nullopt.
 [[nodiscard]] std::optional<GameResult> adjudicate(const Position& pos, int plies, int max_plies) {
-  if (!has_legal_move(pos)) {
-    if (!pos.in_check()) return GameResult{Outcome::Draw, "stalemate"};
-    const Outcome winner = pos.side_to_move() == WHITE ? Outcome::BlackWins : Outcome::WhiteWins;
-    return GameResult{winner, "checkmate"};
-  }
-  if (pos.is_draw(0)) return GameResult{Outcome::Draw, std::string(draw_reason(pos))};
-  if (plies >= max_plies) return GameResult{Outcome::Draw, "move cap"};
-  return std::nullopt;
+  const auto verdict = game::rules_verdict(pos, plies, max_plies);
+  if (!verdict) return std::nullopt;
+  const Outcome outcome = verdict->result == game::Result::WhiteWins   ? Outcome::WhiteWins
+                          : verdict->result == game::Result::BlackWins ? Outcome::BlackWins
+                                                                       : Outcome::Draw;
+  return GameResult{outcome, std::string(verdict->reason)};
 }
 
 [[nodiscard]] std::optional<std::string> check_bestmove(const Position& pos, Move best) {

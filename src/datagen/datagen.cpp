@@ -25,6 +25,7 @@
 #include "core/position.h"
 #include "datagen/record_file.h"
 #include "engine/engine.h"
+#include "game/game_rules.h"
 
 namespace tessera::datagen {
 
@@ -61,23 +62,20 @@ class SignalGuard {
   void (*old_term_)(int) = SIG_DFL;
 };
 
-// The same mixing as selfplay's openings: game i of seed s is the same everywhere.
-[[nodiscard]] std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
-
 // The result by the rules with `pos`'s side to move, `plies` plies into the game; else nullopt.
 [[nodiscard]] std::optional<GameResult> rules_result(const Position& pos, int plies,
                                                      int max_plies) {
-  if (!has_legal_move(pos)) {
-    if (!pos.in_check()) return GameResult::Draw;
-    return pos.side_to_move() == WHITE ? GameResult::BlackWins : GameResult::WhiteWins;
+  const auto verdict = game::rules_verdict(pos, plies, max_plies);
+  if (!verdict) return std::nullopt;
+  switch (verdict->result) {
+    case game::Result::WhiteWins:
+      return GameResult::WhiteWins;
+    case game::Result::BlackWins:
+      return GameResult::BlackWins;
+    case game::Result::Draw:
+      break;
   }
-  if (pos.is_draw(0) || plies >= max_plies) return GameResult::Draw;
-  return std::nullopt;
+  return GameResult::Draw;
 }
 
 // The first four fields of an EPD line (plus the two counters when a FEN has them).
@@ -168,7 +166,7 @@ class GamePlayer {
 
   // Game `index`, or nullopt when a stop was requested before it ended.
   [[nodiscard]] std::optional<FinishedGame> play(int index) {
-    std::mt19937_64 rng(splitmix64(config_.seed ^ splitmix64(std::uint64_t(index))));
+    std::mt19937_64 rng = game::game_generator(config_.seed, index);
     for (int attempt = 1;; ++attempt) {
       if (stop_.load(std::memory_order_relaxed)) return std::nullopt;
       draw_opening(rng);
@@ -194,13 +192,7 @@ class GamePlayer {
     std::string error;
     pos_ = *Position::from_fen(start_, config_.chess960, error);  // checked when loaded
     moves_.clear();
-    for (int i = 0; i < config_.random_plies; ++i) {
-      const MoveList<> legal(pos_);
-      if (legal.empty()) return;
-      const Move m = legal[std::size_t(rng() % legal.size())];
-      moves_.push_back(pos_.move_to_uci(m));
-      pos_.make_move(m);
-    }
+    game::play_random_plies(pos_, rng, config_.random_plies, moves_);
   }
 
   [[nodiscard]] SearchResult search() {
