@@ -227,8 +227,12 @@ HashFileResult load_tt_file(TranspositionTable& tt, const std::string& path) {
   File file(std::fopen(path.c_str(), "rb"));
   if (!file)
     return failure(fmt::format("cannot open hash file '{}': {}", path, std::strerror(errno)));
+  // A short file that does not start with the magic is someone else's, not a truncated one.
   TTFileHeader header;
-  if (size < sizeof header || std::fread(&header, sizeof header, 1, file.get()) != 1)
+  const std::size_t head = std::size_t(std::min<std::uint64_t>(size, sizeof header));
+  if (std::fread(&header, head, 1, file.get()) != 1)
+    return failure(fmt::format("hash file '{}' could not be read: {}", path, std::strerror(errno)));
+  if (head < sizeof header && (head < kTTFileMagic.size() || header.magic == kTTFileMagic))
     return failure(
         fmt::format("hash file '{}' is truncated: {} bytes, shorter than its header", path, size));
   if (std::string error = check_header(header, tt, size, path); !error.empty())
@@ -282,7 +286,9 @@ HashFileResult load_tt_file(TranspositionTable& tt, const std::string& path) {
   if (!ordered)
     return failure(fmt::format("hash file '{}' is damaged (clusters out of order or range)", path));
 
-  staging.set_generation(header.generation);
+  // The next search, which starts a new generation, continues the saved one: the loaded
+  // entries count as its own, so they do not age and shallower results do not displace them.
+  staging.set_generation(header.generation - 1);
   tt.swap_contents(staging);
   result.rehashed = !same_size;
   result.file_clusters = header.cluster_count;

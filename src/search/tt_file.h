@@ -14,7 +14,10 @@
 // file into a second table of the current size and checks it before anything changes: a file
 // that is missing, empty, truncated, of another format or keys, or damaged is refused with its
 // own message and the table stays as it was. That second table is why a load needs memory for
-// a moment for two tables.
+// a moment for two tables. The table resumes one generation before the saved one, so that
+// the next search, which starts a new generation, continues the saved search: the loaded
+// entries count as its own, neither aged nor displaced by its shallower results, as if the
+// analysis had never stopped.
 //
 // Rehashing. An entry holds only the key's low 16 bits; the cluster index holds its high bits
 // (the index is the high half of key * clusters), and the bits between are lost. So a table of
