@@ -336,6 +336,32 @@ TEST_F(HashFileRejection, RecordsOutOfOrderEvenWithAValidChecksum) {
   expect_refused(path_, "out of order");
 }
 
+TEST(HashFile, EveryChangedByteAndEveryCutIsRefused) {
+  TempDir dir;
+  const std::string path = dir.file("t.hash");
+  TranspositionTable source;
+  ASSERT_EQ(source.resize_clusters_for_testing(64), "");
+  (void)fill(source, 100, 11);
+  ASSERT_EQ(save_tt_file(source, path).error, "");
+  const std::vector<char> good = read_bytes(path);
+  TranspositionTable tt;
+  ASSERT_EQ(tt.resize_clusters_for_testing(64), "");
+  (void)fill(tt, 30, 12);
+  const std::vector<std::uint64_t> before = snapshot(tt);
+  std::mt19937_64 rng(13);
+  for (std::size_t at = 0; at < good.size(); ++at) {
+    std::vector<char> bad = good;
+    bad[at] = char(bad[at] ^ char(1 + rng() % 255));
+    write_bytes(path, bad);
+    EXPECT_NE(load_tt_file(tt, path).error, "") << "byte " << at;
+  }
+  for (std::size_t size = 0; size < good.size(); size += 13) {
+    write_bytes(path, std::vector<char>(good.begin(), good.begin() + long(size)));
+    EXPECT_NE(load_tt_file(tt, path).error, "") << size << " bytes";
+  }
+  EXPECT_EQ(snapshot(tt), before);
+}
+
 TEST_F(HashFileRejection, TheUntouchedFileStillLoads) {
   // The fixture's file is good: the rejections above are the edits', not the fixture's.
   const HashFileResult r = load_tt_file(tt_, path_);
