@@ -121,6 +121,10 @@ class TranspositionTable {
   // the time and the search must survive foreign moves and scores. 0 restores full keys.
   void set_key_bits(int bits) { key_bits_ = std::uint8_t(bits); }
   [[nodiscard]] int key_bits() const { return key_bits_; }
+  [[nodiscard]] static Key fold_key(Key key, int bits) {
+    if (bits == 0) return key;
+    return ((key & ((Key(1) << bits) - 1)) + 1) * 0x9E3779B97F4A7C15ULL;  // odd: spreads bits
+  }
 
   // ----- Whole-table access for the hash file (tt_file.h); only while no search runs.
   [[nodiscard]] std::uint64_t raw_entry(std::size_t cluster, int slot) const {
@@ -141,10 +145,6 @@ class TranspositionTable {
   // The replacement value of an entry when the current generation is `current`: deep and
   // recent entries are worth keeping.
   [[nodiscard]] static int worth(const TTData& d, int current);
-  [[nodiscard]] static Key fold_key(Key key, int bits) {
-    if (bits == 0) return key;
-    return ((key & ((Key(1) << bits) - 1)) + 1) * 0x9E3779B97F4A7C15ULL;  // odd: spreads bits
-  }
 
   // The packing, public for the tests.
   static constexpr std::uint64_t kGenerationMask = 63;
