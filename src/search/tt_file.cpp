@@ -45,6 +45,11 @@ void add_words(TTFileChecksum& sum, const T& object) {
   return r;
 }
 
+// Why a read came up short: an error, or a file that shrank since its size was taken.
+[[nodiscard]] std::string read_error(std::FILE* f) {
+  return std::ferror(f) ? std::strerror(errno) : "it ended early";
+}
+
 [[nodiscard]] bool cluster_empty(const TranspositionTable& tt, std::size_t cluster) {
   for (int s = 0; s < TranspositionTable::kEntriesPerCluster; ++s)
     if (tt.raw_entry(cluster, s) != 0) return false;
@@ -231,7 +236,8 @@ HashFileResult load_tt_file(TranspositionTable& tt, const std::string& path) {
   TTFileHeader header;
   const std::size_t head = std::size_t(std::min<std::uint64_t>(size, sizeof header));
   if (std::fread(&header, head, 1, file.get()) != 1)
-    return failure(fmt::format("hash file '{}' could not be read: {}", path, std::strerror(errno)));
+    return failure(
+        fmt::format("hash file '{}' could not be read: {}", path, read_error(file.get())));
   if (head < sizeof header && (head < kTTFileMagic.size() || header.magic == kTTFileMagic))
     return failure(
         fmt::format("hash file '{}' is truncated: {} bytes, shorter than its header", path, size));
@@ -255,7 +261,7 @@ HashFileResult load_tt_file(TranspositionTable& tt, const std::string& path) {
         std::size_t(std::min<std::uint64_t>(kRecordsPerChunk, header.record_count - done));
     if (std::fread(chunk.data(), sizeof(TTFileRecord), n, file.get()) != n)
       return failure(
-          fmt::format("hash file '{}' could not be read: {}", path, std::strerror(errno)));
+          fmt::format("hash file '{}' could not be read: {}", path, read_error(file.get())));
     done += n;
     for (std::size_t i = 0; i < n; ++i) {
       const TTFileRecord& r = chunk[i];
@@ -280,7 +286,8 @@ HashFileResult load_tt_file(TranspositionTable& tt, const std::string& path) {
   }
   std::uint64_t checksum = 0;
   if (std::fread(&checksum, sizeof checksum, 1, file.get()) != 1)
-    return failure(fmt::format("hash file '{}' could not be read: {}", path, std::strerror(errno)));
+    return failure(
+        fmt::format("hash file '{}' could not be read: {}", path, read_error(file.get())));
   if (checksum != sum.value())
     return failure(fmt::format("hash file '{}' is damaged (checksum mismatch)", path));
   if (!ordered)
