@@ -1,6 +1,7 @@
 #include "engine/engine.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <random>
@@ -11,6 +12,7 @@
 #include "search/tablebase.h"
 #include "search/thread.h"
 #include "search/tt.h"
+#include "search/tt_file.h"
 
 namespace tessera {
 
@@ -31,6 +33,12 @@ struct Engine::Impl {
   int move_overhead_ms = 10;
   bool chess960 = false;
   bool ponder = false;
+
+  std::string hash_file;
+  bool never_clear_hash = false;
+  // False from go() until the search has reported its best move: from then on it only winds
+  // down, so the hash file need not be refused (the GUI has seen the search end).
+  std::atomic<bool> bestmove_reported{true};
 
   std::optional<book::PolyglotBook> book;
   bool own_book = false;
@@ -65,6 +73,22 @@ struct Engine::Impl {
     c.tb_probe_limit = tb_probe_limit;
     c.tb_50_move_rule = tb_50_move_rule;
     return c;
+  }
+
+  [[nodiscard]] EngineCallbacks marking_report(EngineCallbacks cb) {
+    cb.on_bestmove = [this, inner = std::move(cb.on_bestmove)](Move best, Move ponder_move) {
+      bestmove_reported.store(true, std::memory_order_release);
+      if (inner) inner(best, ponder_move);
+    };
+    return cb;
+  }
+
+  // Why the hash file cannot be `verb`ed now, or "".
+  [[nodiscard]] std::string hash_file_refusal(const char* verb) const {
+    if (pool.searching() && !bestmove_reported.load(std::memory_order_acquire))
+      return std::string("cannot ") + verb + " the hash file while a search runs (send stop first)";
+    if (hash_file.empty()) return "no hash file is named (set the HashFile option)";
+    return {};
   }
 
   [[nodiscard]] bool weakened(const SearchLimits& limits) const {
@@ -150,7 +174,7 @@ const Position& Engine::position() const { return impl_->position; }
 
 void Engine::new_game() {
   wait();
-  impl_->tt.clear();
+  if (!impl_->never_clear_hash) impl_->tt.clear();
   impl_->pool.clear_histories();
 }
 
@@ -173,8 +197,10 @@ void Engine::go(const SearchLimits& limits) {
     }
   }
   Impl& e = *impl_;
+  e.bestmove_reported.store(false, std::memory_order_release);
   if (!e.weakened(limits)) {
-    e.pool.start(e.position, limits, e.config(true), e.callbacks, e.position.game_ply());
+    e.pool.start(e.position, limits, e.config(true), e.marking_report(e.callbacks),
+                 e.position.game_ply());
     return;
   }
   SearchLimits weak = limits;
@@ -183,7 +209,8 @@ void Engine::go(const SearchLimits& limits) {
   search::SearchConfig config = e.config(true);
   if (e.strength.temperature_cp() > 0)
     config.multipv = std::max(config.multipv, StrengthLimit::candidates());
-  e.pool.start(e.position, weak, config, e.weakened_callbacks(), e.position.game_ply());
+  e.pool.start(e.position, weak, config, e.marking_report(e.weakened_callbacks()),
+               e.position.game_ply());
 }
 
 void Engine::set_limit_strength(bool on) {
@@ -244,6 +271,30 @@ void Engine::set_chess960(bool on) {
 }
 
 void Engine::set_ponder(bool on) { impl_->ponder = on; }
+
+void Engine::set_hash_file(const std::string& path) {
+  impl_->hash_file = path == "<empty>" ? std::string() : path;
+}
+
+const std::string& Engine::hash_file() const { return impl_->hash_file; }
+
+HashFileResult Engine::save_hash_file() {
+  HashFileResult refused;
+  refused.error = impl_->hash_file_refusal("save");
+  if (!refused.error.empty()) return refused;
+  wait();
+  return search::save_tt_file(impl_->tt, impl_->hash_file);
+}
+
+HashFileResult Engine::load_hash_file() {
+  HashFileResult refused;
+  refused.error = impl_->hash_file_refusal("load");
+  if (!refused.error.empty()) return refused;
+  wait();
+  return search::load_tt_file(impl_->tt, impl_->hash_file);
+}
+
+void Engine::set_never_clear_hash(bool on) { impl_->never_clear_hash = on; }
 
 std::string Engine::set_book_file(const std::string& path) {
   impl_->book.reset();

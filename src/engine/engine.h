@@ -6,7 +6,8 @@
 // search runs on its own threads and calls on_info / on_bestmove from the main search thread.
 // A book move is the exception: go() reports it itself, on the calling thread, before returning.
 // Methods that change shared state (set_hash_mb, set_threads, clear_hash, new_game,
-// set_position) first wait for a running search to finish, so they never race it.
+// set_position) first wait for a running search to finish, so they never race it; saving and
+// loading the hash file refuse instead of waiting.
 #pragma once
 
 #include <chrono>
@@ -64,6 +65,15 @@ struct EngineCallbacks {
   std::function<void(const std::string&)> on_message;
 };
 
+// What saving or loading the hash file did.
+struct HashFileResult {
+  std::string error;                // "" on success
+  std::uint64_t entries = 0;        // entries written, or read from the file
+  std::uint64_t file_clusters = 0;  // the saved table's size in clusters...
+  std::uint64_t file_mb = 0;        // ...and as the Hash option had it
+  bool rehashed = false;            // loaded into a table of another size
+};
+
 class Engine {
  public:
   explicit Engine(EngineCallbacks callbacks);
@@ -76,7 +86,7 @@ class Engine {
   [[nodiscard]] std::string set_position(const std::string& fen,
                                          const std::vector<std::string>& moves);
   [[nodiscard]] const Position& position() const;
-  void new_game();  // clears TT and histories
+  void new_game();  // clears TT (unless set_never_clear_hash) and histories
 
   // ----- Search
   void go(const SearchLimits& limits);
@@ -96,6 +106,16 @@ class Engine {
   void set_move_overhead_ms(int ms);
   void set_chess960(bool on);
   void set_ponder(bool on);  // only informs time management
+
+  // ----- Hash file (search/tt_file.h): the table saved to the file named by set_hash_file
+  // and loaded from it in a later run ("" or "<empty>" names none). Both are refused while a
+  // search runs, that is until it has reported its best move; a load that fails for any
+  // reason leaves the table as it was. With never_clear_hash on, new_game() keeps the table.
+  void set_hash_file(const std::string& path);
+  [[nodiscard]] const std::string& hash_file() const;
+  [[nodiscard]] HashFileResult save_hash_file();
+  [[nodiscard]] HashFileResult load_hash_file();
+  void set_never_clear_hash(bool on);
 
   // ----- Opening book (Polyglot .bin). set_book_file loads the file at once ("" or "<empty>"
   // unloads); a file that cannot be used returns the reason and leaves no book loaded, and the

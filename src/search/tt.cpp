@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <new>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace tessera::search {
@@ -23,12 +24,18 @@ constexpr int kGenerationShift = 58;
   return (current - entry_generation) & int(TranspositionTable::kGenerationMask);
 }
 
-// The replacement value of an entry: deep and recent entries are worth keeping.
-[[nodiscard]] int worth(const TTData& d, int current) {
+}  // namespace
+
+int TranspositionTable::worth(const TTData& d, int current) {
   return d.depth - 8 * age_of(d.generation, current);
 }
 
-}  // namespace
+void TranspositionTable::swap_contents(TranspositionTable& other) noexcept {
+  std::swap(clusters_, other.clusters_);
+  std::swap(cluster_count_, other.cluster_count_);
+  std::swap(mb_, other.mb_);
+  std::swap(generation_, other.generation_);
+}
 
 std::uint64_t TranspositionTable::pack(std::uint16_t key16, Move move, int score, int depth,
                                        Bound bound, std::uint8_t generation) {

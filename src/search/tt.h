@@ -19,6 +19,9 @@
 // ThreadSanitizer has nothing to report. What a probe returns may still come from another
 // position whose keys collide; callers must therefore verify a table move with
 // Position::pseudo_legal and Position::legal before they use it, and treat the score as a hint.
+//
+// The keys are the same in every run (core/zobrist.h), so the table can be saved to a file and
+// loaded in a later run: see tt_file.h, which uses the whole-table access below.
 #pragma once
 
 #include <atomic>
@@ -133,6 +136,26 @@ class TranspositionTable {
     if (bits == 0) return key;
     return ((key & ((Key(1) << bits) - 1)) + 1) * 0x9E3779B97F4A7C15ULL;  // odd: spreads bits
   }
+
+  // ----- Whole-table access for the hash file (tt_file.h); only while no search runs.
+  [[nodiscard]] std::uint64_t raw_entry(std::size_t cluster, int slot) const {
+    return clusters_[cluster].entry[slot].load(std::memory_order_relaxed);
+  }
+  void set_raw_entry(std::size_t cluster, int slot, std::uint64_t raw) {
+    clusters_[cluster].entry[slot].store(raw, std::memory_order_relaxed);
+  }
+  void set_generation(int generation) {
+    generation_ = std::uint8_t(std::uint64_t(generation) & kGenerationMask);
+  }
+  // Makes this an empty table of `other`'s size; on failure it stays as it was (see resize).
+  [[nodiscard]] std::string allocate_like(const TranspositionTable& other) {
+    return allocate(other.cluster_count_, other.mb_);
+  }
+  // Exchanges the entries, size and generation (not the collision mode) with `other`.
+  void swap_contents(TranspositionTable& other) noexcept;
+  // The replacement value of an entry when the current generation is `current`: deep and
+  // recent entries are worth keeping.
+  [[nodiscard]] static int worth(const TTData& d, int current);
 
   // The packing, public for the tests.
   static constexpr std::uint64_t kGenerationMask = 63;

@@ -33,6 +33,10 @@ enum class OptionId {
   SyzygyProbeLimit,
   LimitStrength,
   Elo,
+  HashFile,
+  SaveHashFile,
+  LoadHashFile,
+  NeverClearHash,
 };
 enum class OptionType { Spin, Check, Button, String };
 
@@ -50,7 +54,7 @@ inline constexpr long long kMaxHashMb = 1 << 20;  // 1 TiB: more than any machin
 
 // Threads first: fastchess resends options in this order before each game, and a thread
 // change is the one that may reallocate per-thread tables.
-inline constexpr std::array<OptionSpec, 17> kOptions = {{
+inline constexpr std::array<OptionSpec, 21> kOptions = {{
     {OptionId::Threads, "Threads", OptionType::Spin, 1, 1, 256},
     {OptionId::Hash, "Hash", OptionType::Spin, 16, 1, kMaxHashMb},
     {OptionId::ClearHash, "Clear Hash", OptionType::Button},
@@ -71,7 +75,20 @@ inline constexpr std::array<OptionSpec, 17> kOptions = {{
     {OptionId::LimitStrength, "UCI_LimitStrength", OptionType::Check, 0, 0, 1},
     // The default is the top of the range, which is full strength even with the limit on.
     {OptionId::Elo, "UCI_Elo", OptionType::Spin, 3000, 1320, 3000},
+    // The persistent hash (search/tt_file.h): the file, the buttons that save the table to it
+    // and load it back, and whether ucinewgame keeps the table.
+    {OptionId::HashFile, "HashFile", OptionType::String, 0, 0, 0, "<empty>"},
+    {OptionId::SaveHashFile, "Save Hash File", OptionType::Button},
+    {OptionId::LoadHashFile, "Load Hash File", OptionType::Button},
+    {OptionId::NeverClearHash, "Never Clear Hash", OptionType::Check, 0, 0, 1},
 }};
+
+// Options applied without first ending a running search: the hash file's name touches
+// nothing the search uses, and saving or loading under a search is refused (by the Engine)
+// rather than waited for.
+[[nodiscard]] constexpr bool applies_during_search(OptionId id) {
+  return id == OptionId::HashFile || id == OptionId::SaveHashFile || id == OptionId::LoadHashFile;
+}
 
 // The position of the option `id` in kOptions.
 [[nodiscard]] constexpr std::size_t option_index(OptionId id) {

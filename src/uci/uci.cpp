@@ -71,6 +71,7 @@ class Session {
   void run_perft(int depth);
   [[nodiscard]] std::string apply_option(const OptionSpec& spec, const OptionValue& option);
   [[nodiscard]] std::string apply_syzygy_path(const std::string& paths);
+  [[nodiscard]] std::string apply_hash_file(bool save);
   void apply_defaults();
   void ensure_idle();
   void stop_and_wait();
@@ -197,7 +198,7 @@ void Session::cmd_setoption(const Words& words) {
   if (spec->type == OptionType::String ? value.text == option_texts_[index]
                                        : spec->type != OptionType::Button && value.value == current)
     return;
-  ensure_idle();
+  if (!applies_during_search(spec->id)) ensure_idle();
   if (const std::string error = apply_option(*spec, value); !error.empty())
     return report_error(error);
   current = value.value;
@@ -348,6 +349,16 @@ std::string Session::apply_option(const OptionSpec& spec, const OptionValue& opt
       break;
     case OptionId::Elo:
       return engine_.set_elo(int(value));
+    case OptionId::HashFile:
+      engine_.set_hash_file(option.text);
+      option_texts_[option_index(spec.id)] = option.text;
+      break;
+    case OptionId::SaveHashFile:
+    case OptionId::LoadHashFile:
+      return apply_hash_file(spec.id == OptionId::SaveHashFile);
+    case OptionId::NeverClearHash:
+      engine_.set_never_clear_hash(value != 0);
+      break;
   }
   return {};
 }
@@ -367,6 +378,19 @@ std::string Session::apply_syzygy_path(const std::string& paths) {
   const Engine::SyzygyTables tables = engine_.syzygy_tables();
   info_string(fmt::format("Syzygy: found {} WDL and {} DTZ tables, up to {} pieces", tables.wdl,
                           tables.dtz, tables.max_pieces));
+  return {};
+}
+
+// Saves or loads the table and says what was done.
+std::string Session::apply_hash_file(bool save) {
+  const HashFileResult r = save ? engine_.save_hash_file() : engine_.load_hash_file();
+  if (!r.error.empty()) return r.error;
+  std::string text = fmt::format("hash {} '{}': {} entries", save ? "saved to" : "loaded from",
+                                 engine_.hash_file(), r.entries);
+  if (r.rehashed)
+    text +=
+        fmt::format(", rehashed from a table of {} clusters ({} MB)", r.file_clusters, r.file_mb);
+  info_string(text);
   return {};
 }
 

@@ -1,0 +1,177 @@
+// The hash file through the Engine: a table saved after an analysis makes the same analysis
+// in a fresh Engine much cheaper, Never Clear Hash keeps the table over new_game, a search in
+// progress refuses saving and loading, and a refused load changes nothing.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include "engine/engine.h"
+#include "engine_recorder.h"
+#include "temp_dir.h"
+
+namespace tessera {
+namespace {
+
+using test::TempDir;
+using testing::Recorder;
+
+// The Ruy Lopez after 3...a6, an opening analysed for more than a century.
+constexpr const char* kRuyLopez =
+    "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4";
+// A middlegame with many plausible moves.
+constexpr const char* kMiddlegame =
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8";
+constexpr int kDepth = 14;
+
+struct Analysis {
+  std::uint64_t nodes = 0;
+  int depth = 0;  // of the last report
+  Move best = Move::none();
+};
+
+// A one-thread search to kDepth of `fen` in `engine`, which reports to `rec`.
+Analysis analyse(Engine& engine, Recorder& rec, const char* fen = kRuyLopez) {
+  EXPECT_EQ(engine.set_position(fen, {}), "");
+  SearchLimits limits;
+  limits.depth = kDepth;
+  Analysis a;
+  a.nodes = engine.search_sync(limits, true);
+  std::lock_guard lock(rec.mutex);
+  EXPECT_FALSE(rec.infos.empty());
+  EXPECT_FALSE(rec.bestmoves.empty());
+  if (!rec.infos.empty()) a.depth = rec.infos.back().depth;
+  if (!rec.bestmoves.empty()) a.best = rec.bestmoves.back().first;
+  return a;
+}
+
+TEST(EngineHashFile, ALoadedTableMakesTheSameAnalysisMuchCheaper) {
+  TempDir dir;
+  Analysis first;
+  {
+    Recorder rec;
+    Engine engine(rec.callbacks());
+    ASSERT_EQ(engine.set_hash_mb(16), "");
+    first = analyse(engine, rec);
+    engine.set_hash_file(dir.file("analysis.hash"));
+    const HashFileResult saved = engine.save_hash_file();
+    ASSERT_EQ(saved.error, "");
+    EXPECT_GT(saved.entries, 1000u);
+  }
+  Recorder rec;
+  Engine engine(rec.callbacks());  // a fresh engine, as after a restart
+  ASSERT_EQ(engine.set_hash_mb(16), "");
+  engine.set_hash_file(dir.file("analysis.hash"));
+  const HashFileResult loaded = engine.load_hash_file();
+  ASSERT_EQ(loaded.error, "");
+  EXPECT_FALSE(loaded.rehashed);
+  const Analysis second = analyse(engine, rec);
+
+  std::cout << "[ measured ] depth " << kDepth << ": " << first.nodes << " nodes fresh, "
+            << second.nodes << " after loading the saved table\n";
+  EXPECT_EQ(first.depth, kDepth);
+  EXPECT_EQ(second.depth, kDepth);
+  EXPECT_EQ(second.best, first.best);
+  EXPECT_LT(second.nodes * 2, first.nodes);
+}
+
+TEST(EngineHashFile, ATableOfAnotherSizeIsRehashedAndStillHelps) {
+  TempDir dir;
+  Analysis first;
+  {
+    Recorder rec;
+    Engine engine(rec.callbacks());
+    ASSERT_EQ(engine.set_hash_mb(16), "");
+    first = analyse(engine, rec);
+    engine.set_hash_file(dir.file("analysis.hash"));
+    ASSERT_EQ(engine.save_hash_file().error, "");
+  }
+  Recorder rec;
+  Engine engine(rec.callbacks());
+  ASSERT_EQ(engine.set_hash_mb(8), "");
+  engine.set_hash_file(dir.file("analysis.hash"));
+  const HashFileResult loaded = engine.load_hash_file();
+  ASSERT_EQ(loaded.error, "");
+  EXPECT_TRUE(loaded.rehashed);
+  EXPECT_EQ(loaded.file_mb, 16u);
+  const Analysis second = analyse(engine, rec);
+  std::cout << "[ measured ] depth " << kDepth << ": " << first.nodes << " nodes fresh (16 MB), "
+            << second.nodes << " after loading into 8 MB\n";
+  EXPECT_EQ(second.depth, kDepth);
+  EXPECT_EQ(second.best, first.best);
+  EXPECT_LT(second.nodes * 2, first.nodes);
+}
+
+TEST(EngineHashFile, NeverClearHashKeepsTheTableOverANewGame) {
+  TempDir dir;
+  Recorder rec;
+  Engine engine(rec.callbacks());
+  engine.set_hash_file(dir.file("t.hash"));
+  (void)analyse(engine, rec);
+  engine.set_never_clear_hash(true);
+  engine.new_game();
+  const HashFileResult kept = engine.save_hash_file();
+  ASSERT_EQ(kept.error, "");
+  EXPECT_GT(kept.entries, 1000u);
+
+  engine.set_never_clear_hash(false);
+  engine.new_game();
+  const HashFileResult cleared = engine.save_hash_file();
+  ASSERT_EQ(cleared.error, "");
+  EXPECT_EQ(cleared.entries, 0u);
+}
+
+TEST(EngineHashFile, SavingAndLoadingAreRefusedWhileASearchRuns) {
+  TempDir dir;
+  Recorder rec;
+  Engine engine(rec.callbacks());
+  engine.set_hash_file(dir.file("t.hash"));
+  ASSERT_EQ(engine.set_position(kMiddlegame, {}), "");
+  SearchLimits limits;
+  limits.infinite = true;
+  engine.go(limits);
+  EXPECT_NE(engine.save_hash_file().error.find("while a search runs"), std::string::npos);
+  EXPECT_NE(engine.load_hash_file().error.find("while a search runs"), std::string::npos);
+  EXPECT_TRUE(engine.searching());  // refused, not waited for
+  EXPECT_FALSE(std::filesystem::exists(dir.file("t.hash")));
+  engine.stop();
+  engine.wait();
+  EXPECT_EQ(rec.bestmove_count.load(), 1);
+  // Once the search has reported, both work.
+  EXPECT_EQ(engine.save_hash_file().error, "");
+  EXPECT_EQ(engine.load_hash_file().error, "");
+}
+
+TEST(EngineHashFile, ARefusedLoadKeepsTheTableAndHashStillResizes) {
+  TempDir dir;
+  Recorder rec;
+  Engine engine(rec.callbacks());
+  EXPECT_NE(engine.save_hash_file().error.find("HashFile"), std::string::npos);  // no name yet
+  (void)analyse(engine, rec);
+  engine.set_hash_file(dir.file("before.hash"));
+  const HashFileResult before = engine.save_hash_file();
+  ASSERT_EQ(before.error, "");
+
+  { std::ofstream(dir.file("bad.hash")) << "not a table"; }
+  engine.set_hash_file(dir.file("bad.hash"));
+  EXPECT_NE(engine.load_hash_file().error.find("not a Tessera hash file"), std::string::npos);
+  engine.set_hash_file(dir.file("missing.hash"));
+  EXPECT_NE(engine.load_hash_file().error, "");
+  engine.set_hash_file(dir.file("after.hash"));
+  const HashFileResult after = engine.save_hash_file();
+  ASSERT_EQ(after.error, "");
+  EXPECT_EQ(after.entries, before.entries);
+
+  EXPECT_EQ(engine.set_hash_mb(4), "");
+  EXPECT_EQ(engine.save_hash_file().entries, 0u);  // a resize empties the table
+  engine.set_hash_file(dir.file("before.hash"));
+  const HashFileResult reloaded = engine.load_hash_file();
+  ASSERT_EQ(reloaded.error, "");
+  EXPECT_TRUE(reloaded.rehashed);
+  EXPECT_EQ(reloaded.entries, before.entries);
+}
+
+}  // namespace
+}  // namespace tessera
