@@ -8,6 +8,7 @@
 
 #include "book/polyglot_book.h"
 #include "engine/strength.h"
+#include "eval/nnue/network.h"
 #include "search/search.h"
 #include "search/tablebase.h"
 #include "search/thread.h"
@@ -16,8 +17,22 @@
 
 namespace tessera {
 
+namespace {
+constexpr std::string_view kEmbeddedNetworkName = "<default> (" TESSERA_DEFAULT_NET_NAME ")";
+}  // namespace
+
 struct Engine::Impl {
-  explicit Impl(EngineCallbacks cb) : callbacks(std::move(cb)) {}
+  explicit Impl(EngineCallbacks cb) : callbacks(std::move(cb)) {
+    std::string error;
+    network = eval::nnue::Network::embedded(error);
+    network_name = network ? std::string(kEmbeddedNetworkName) : "none (" + error + ")";
+  }
+
+  // The evaluation network (the embedded one unless EvalFile named another) and whether the
+  // search uses it; without one the hand-crafted evaluation plays.
+  std::optional<eval::nnue::Network> network;
+  std::string network_name;
+  bool use_network = true;
 
   EngineCallbacks callbacks;
   Position position = Position::startpos();
@@ -72,6 +87,7 @@ struct Engine::Impl {
     c.tb_probe_depth = tb_probe_depth;
     c.tb_probe_limit = tb_probe_limit;
     c.tb_50_move_rule = tb_50_move_rule;
+    c.network = use_network && network ? &*network : nullptr;
     return c;
   }
 
@@ -239,6 +255,36 @@ void Engine::ponderhit() { impl_->pool.ponderhit(); }
 void Engine::wait() { impl_->pool.wait(); }
 
 bool Engine::searching() const { return impl_->pool.searching(); }
+
+void Engine::set_use_network(bool on) {
+  wait();
+  impl_->use_network = on;
+}
+
+std::string Engine::set_eval_file(const std::string& path) {
+  wait();
+  std::string error;
+  if (path.empty() || path == "<default>" || path == "<empty>") {
+    auto net = eval::nnue::Network::embedded(error);
+    if (!net) return "the embedded network is unusable: " + error;
+    impl_->network = std::move(net);
+    impl_->network_name = std::string(kEmbeddedNetworkName);
+    return "";
+  }
+  auto params = eval::nnue::read_network_file(path, error);
+  auto net = params ? eval::nnue::Network::from_parameters(*params, error) : std::nullopt;
+  if (!net) return "EvalFile '" + path + "': " + error;
+  impl_->network = std::move(net);
+  impl_->network_name = path;
+  return "";
+}
+
+std::string Engine::network_description() const {
+  if (!impl_->use_network)
+    return "hand-crafted evaluation (Use NNUE is off); network " + impl_->network_name;
+  if (!impl_->network) return "hand-crafted evaluation: no usable network";
+  return "network " + impl_->network_name;
+}
 
 std::string Engine::set_hash_mb(std::size_t mb) {
   wait();

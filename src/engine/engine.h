@@ -107,6 +107,15 @@ class Engine {
   void set_chess960(bool on);
   void set_ponder(bool on);  // only informs time management
 
+  // ----- Evaluation. The search uses the network unless set_use_network(false) (or no
+  // network could be loaded), else the hand-crafted evaluation. set_eval_file loads a network
+  // file at once ("", "<default>": the one embedded in the binary); a file that cannot be used
+  // returns the reason and the previous network stays.
+  void set_use_network(bool on);
+  [[nodiscard]] std::string set_eval_file(const std::string& path);
+  // "network <default: ...>" or the file's path, or which evaluation plays instead.
+  [[nodiscard]] std::string network_description() const;
+
   // ----- Hash file (search/tt_file.h): the table saved to the file named by set_hash_file
   // and loaded from it in a later run ("" or "<empty>" names none). Both are refused while a
   // search runs, that is until it has reported its best move; a load that fails for any

@@ -73,6 +73,7 @@ Worker::Worker(int id, SharedState& shared)
       shared_(shared),
       histories_(std::make_unique<Histories>()),
       eval_cache_(std::make_unique<eval::EvalCache>()),
+      accumulators_(std::make_unique<std::array<eval::nnue::Accumulator, kMaxPly + 2>>()),
       pv_(std::make_unique<std::array<std::array<Move, kMaxPly + 1>, kMaxPly + 1>>()) {
   histories_->clear();
   // Late-move reductions grow with the logarithms of both depth and move number: late moves
@@ -88,6 +89,8 @@ void Worker::clear_histories() { histories_->clear(); }
 
 void Worker::prepare(const Position& root, const std::vector<Move>& searchmoves) {
   pos_.emplace(root);
+  if (const eval::nnue::Network* net = shared_.config.network)
+    eval::nnue::refresh(*net, root, (*accumulators_)[0]);
   root_moves_.clear();
   const MoveList<GenType::All> legal(root);
   for (const Move m : legal)

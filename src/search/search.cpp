@@ -6,6 +6,7 @@
 
 #include "core/movegen.h"
 #include "eval/evaluate.h"
+#include "eval/nnue/move_delta.h"
 #include "search/movepick.h"
 
 namespace tessera::search {
@@ -63,10 +64,11 @@ int Worker::reduction(bool improving, int depth, int move_count) const {
 namespace {
 
 // The search's make-move observer: fetches the child's table cluster as soon as its exact key
-// is known, so the memory access overlaps the board update and the child's first steps.
-struct PrefetchObserver : MoveObserver {
+// is known, so the memory access overlaps the board update and the child's first steps, and
+// gathers the pieces that change for the network's accumulator.
+struct SearchObserver : eval::nnue::MoveDelta {
   const TranspositionTable& tt;
-  explicit PrefetchObserver(const TranspositionTable& table) : tt(table) {}
+  explicit SearchObserver(const TranspositionTable& table) : tt(table) {}
   void key_known(Key key) const { tt.prefetch(key); }
 };
 
@@ -78,8 +80,10 @@ void Worker::make_move(Move m, StackEntry* ss) {
   ss->current_move = m;
   ss->moved_piece = moved;
   ss->continuation = &histories_->continuation[moved.index()][m.to().index()];
-  PrefetchObserver observer(*shared_.tt);
+  SearchObserver observer(*shared_.tt);
   pos.make_move(m, observer);
+  if (const eval::nnue::Network* net = shared_.config.network)
+    observer.apply(*net, (*accumulators_)[ss->ply], (*accumulators_)[ss->ply + 1]);
 }
 
 void Worker::unmake_move(Move m) { pos_->unmake_move(m); }
@@ -90,6 +94,13 @@ void Worker::make_null_move(StackEntry* ss) {
   ss->continuation = &histories_->sentinel;
   pos_->make_null_move();
   shared_.tt->prefetch(pos_->key());
+  if (shared_.config.network) (*accumulators_)[ss->ply + 1] = (*accumulators_)[ss->ply];
+}
+
+int Worker::static_evaluation(int ply) {
+  if (const eval::nnue::Network* net = shared_.config.network)
+    return eval::nnue::evaluate(*net, (*accumulators_)[ply], pos_->side_to_move());
+  return evaluate(*pos_, *eval_cache_);
 }
 
 void Worker::unmake_null_move() { pos_->unmake_null_move(); }
@@ -161,7 +172,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     // Step 3. Aborted search, draws and the maximum ply
     if (shared_.stop.load(std::memory_order_relaxed)) return 0;
     if (pos.is_draw(ply)) return kDraw;
-    if (ply >= kMaxPly - 1) return in_check ? kDraw : evaluate(pos, *eval_cache_);
+    if (ply >= kMaxPly - 1) return in_check ? kDraw : static_evaluation(ply);
 
     // Step 4. Mate distance pruning: no line from here can beat a mate already found closer
     // to the root.
@@ -226,7 +237,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   if (in_check) {
     ss->static_eval = kNone;
   } else {
-    raw_eval = evaluate(pos, *eval_cache_);
+    raw_eval = static_evaluation(ply);
     ss->static_eval = eval = corrected_eval(*histories_, us, pos.pawn_key(), raw_eval);
     if (tt.hit && tt_score != kNone &&
         (int(tt.data.bound) & int(tt_score > eval ? Bound::Lower : Bound::Upper)))
@@ -526,7 +537,7 @@ int Worker::qsearch(int alpha, int beta, StackEntry* ss) {
   // Step 2. Aborted search, draws and the maximum ply
   if (shared_.stop.load(std::memory_order_relaxed)) return 0;
   if (pos.is_draw(ply)) return kDraw;
-  if (ply >= kMaxPly - 1) return in_check ? kDraw : evaluate(pos, *eval_cache_);
+  if (ply >= kMaxPly - 1) return in_check ? kDraw : static_evaluation(ply);
 
   // Step 3. Transposition table lookup (any stored depth suffices here)
   const Key key = pos.key();
@@ -540,8 +551,8 @@ int Worker::qsearch(int alpha, int beta, StackEntry* ss) {
   int best_score = -kInfinite;
   int futility_base = -kInfinite;
   if (!in_check) {
-    const int static_eval = corrected_eval(*histories_, pos.side_to_move(), pos.pawn_key(),
-                                           evaluate(pos, *eval_cache_));
+    const int static_eval =
+        corrected_eval(*histories_, pos.side_to_move(), pos.pawn_key(), static_evaluation(ply));
     best_score = static_eval;
     // The table score is a better estimate, but in PV nodes standing pat on it would cut the
     // principal variation short.

@@ -23,6 +23,7 @@
 #include "core/position.h"
 #include "engine/engine.h"
 #include "eval/eval_cache.h"
+#include "eval/nnue/accumulator.h"
 #include "search/history.h"
 #include "search/score.h"
 #include "search/tablebase.h"
@@ -57,6 +58,8 @@ struct SearchConfig {
   int tb_probe_depth = 1;
   int tb_probe_limit = 7;
   bool tb_50_move_rule = true;
+  // The evaluation network; null: the hand-crafted evaluation.
+  const eval::nnue::Network* network = nullptr;
 };
 
 // The most pieces a position may have to be probed under `config`; 0 when probing is off.
@@ -150,6 +153,8 @@ class Worker {
   void unmake_move(Move m);
   void make_null_move(StackEntry* ss);
   void unmake_null_move();
+  // The static evaluation of the position at `ply`: the network's when one is set.
+  [[nodiscard]] int static_evaluation(int ply);
   void count_node();
   void count_tbhits(std::uint64_t n);
   void restrict_root_to_tablebase();
@@ -169,6 +174,8 @@ class Worker {
   SharedState& shared_;
   std::unique_ptr<Histories> histories_;
   std::unique_ptr<eval::EvalCache> eval_cache_;  // pawn and material tables of this thread
+  // The network's accumulator of each ply's position (when a network is set).
+  std::unique_ptr<std::array<eval::nnue::Accumulator, kMaxPly + 2>> accumulators_;
   std::optional<Position> pos_;
   std::vector<RootMove> root_moves_;
   std::atomic<std::uint64_t> nodes_{0};
