@@ -1,0 +1,99 @@
+#include "quantise.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <thread>
+
+namespace tessera::trainer {
+
+namespace {
+
+std::int16_t round16(float x, int factor, int limit) {
+  const long q = std::lround(double(x) * factor);
+  return std::int16_t(std::clamp<long>(q, -limit, limit));
+}
+
+// clamp(acc, 0, QA)^2 * w summed over one half of the output layer.
+std::int64_t output_half(const std::vector<int>& acc, const std::int16_t* w) {
+  std::int64_t sum = 0;
+  for (std::size_t i = 0; i < acc.size(); ++i) {
+    const std::int64_t c = std::clamp(acc[i], 0, kQA);
+    sum += c * c * w[i];
+  }
+  return sum;
+}
+
+}  // namespace
+
+QuantisedNetwork quantise(const Network& net, int scale) {
+  QuantisedNetwork q;
+  q.hidden = net.hidden;
+  q.scale = scale;
+  const float* p = net.params.data();
+  for (std::size_t i = 0; i < net.bias1_offset(); ++i)
+    q.weights1.push_back(round16(p[i], kQA, 32767));
+  for (std::size_t i = net.bias1_offset(); i < net.weight2_offset(); ++i)
+    q.bias1.push_back(round16(p[i], kQA, 32767));
+  for (std::size_t i = net.weight2_offset(); i < net.bias2_offset(); ++i)
+    q.weights2.push_back(round16(p[i], kQB, 127));
+  q.bias2 = std::int32_t(std::lround(double(net.bias2()) * kQA * kQB));
+  return q;
+}
+
+int quantised_eval(const QuantisedNetwork& q, const Sample& s) {
+  const auto h = std::size_t(q.hidden);
+  std::vector<int> white(q.bias1.begin(), q.bias1.end()), black = white;
+  for (int k = 0; k < s.count; ++k) {
+    const int f = s.features[std::size_t(k)];
+    const std::int16_t* rw = q.weights1.data() + std::size_t(f) * h;
+    const std::int16_t* rb = q.weights1.data() + std::size_t(black_feature(f)) * h;
+    for (std::size_t i = 0; i < h; ++i) {
+      white[i] += rw[i];
+      black[i] += rb[i];
+    }
+  }
+  const bool white_to_move = s.side_to_move == WHITE;
+  const std::int64_t sum = output_half(white_to_move ? white : black, q.weights2.data()) +
+                           output_half(white_to_move ? black : white, q.weights2.data() + h);
+  const std::int64_t value = sum / kQA + q.bias2;
+  return int(value * q.scale / (kQA * kQB));
+}
+
+double quantised_loss(const QuantisedNetwork& q, const std::vector<Sample>& samples, float lambda,
+                      int threads) {
+  if (samples.empty()) return 0.0;
+  const auto n = std::size_t(std::max(threads, 1));
+  std::vector<double> partial(n, 0.0);
+  const auto part = [&](std::size_t t) {
+    double sum = 0;
+    for (std::size_t i = samples.size() * t / n; i < samples.size() * (t + 1) / n; ++i) {
+      const float p = sigmoid(float(quantised_eval(q, samples[i])) / float(q.scale));
+      const float err = p - target(samples[i], lambda, float(q.scale));
+      sum += double(err) * double(err);
+    }
+    partial[t] = sum;
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < n; ++t) pool.emplace_back(part, t);
+  part(0);
+  for (auto& th : pool) th.join();
+  return std::accumulate(partial.begin(), partial.end(), 0.0) / double(samples.size());
+}
+
+}  // namespace tessera::trainer
+
+// PROVISIONAL until the engine's network file code is merged.
+#include <fstream>
+namespace tessera::trainer {
+bool write_network(const QuantisedNetwork& q, const std::string& path, std::string& error) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(q.weights1.data()),
+            std::streamsize(q.weights1.size() * 2));
+  if (!out) {
+    error = "cannot write " + path;
+    return false;
+  }
+  return true;
+}
+}  // namespace tessera::trainer
