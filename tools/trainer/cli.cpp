@@ -5,6 +5,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <cxxopts.hpp>
 #include <iostream>
 #include <string>
@@ -138,6 +139,8 @@ int train(const Config& c) {
     return 1;
   }
   const std::vector<Sample>& check = data.validation.empty() ? data.train : data.validation;
+  if (data.validation.empty())
+    fmt::print("no game was held out: the validation figures are on the training set\n");
   const TrainOptions& o = c.train;
 
   Trainer trainer(o, data.train);
@@ -163,6 +166,7 @@ int train(const Config& c) {
     std::fflush(stdout);
   };
   const auto train_start = std::chrono::steady_clock::now();
+  const std::clock_t cpu_start = std::clock();
   std::uint64_t trained = 0;
   while (trainer.epochs_done() < o.epochs) {
     const auto epoch_start = std::chrono::steady_clock::now();
@@ -184,14 +188,14 @@ int train(const Config& c) {
     std::fflush(stdout);
   }
   if (trained > 0) {
-    const double total = since(t0);
+    const double wall = since(train_start);
+    const double cpu = double(std::clock() - cpu_start) / CLOCKS_PER_SEC;
     fmt::print(
-        "trained {} positions in {:.1f} s: {:.2f} M pos/s training, {:.2f} M pos/s "
-        "including loading and validation\n",
-        trained, since(train_start), double(trained) / since(train_start) / 1e6,
-        double(trained) / total / 1e6);
+        "trained {} positions in {:.1f} s ({:.1f} s of CPU): {:.2f} M pos/s, {:.2f} M pos per "
+        "CPU second; {:.2f} M pos/s including loading and validation\n",
+        trained, wall, cpu, double(trained) / wall / 1e6, double(trained) / cpu / 1e6,
+        double(trained) / since(t0) / 1e6);
   }
-
   const QuantisedNetwork q = quantise(trainer.network(), int(o.scale));
   fmt::print("validation loss: float {:.6f}, quantised {:.6f}\n",
              mean_loss(trainer.network(), check, o.lambda, o.scale, o.threads),

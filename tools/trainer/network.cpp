@@ -2,30 +2,23 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 
 namespace tessera::trainer {
 
 namespace {
 
-// The kernels take the hidden size as a template argument where it is the common one, so that
-// the compiler unrolls and vectorises the rows; kH == 0 is the general case.
-template <int kH>
-int hidden_of(const Network& net) {
-  return kH > 0 ? kH : net.hidden;
-}
+// The general kernels: plain loops over any hidden size (the tests' tiny networks).
 
-// Both perspectives' accumulators of `s`.
-template <int kH>
-void accumulate(const Network& net, const Sample& s, float* __restrict white,
-                float* __restrict black) {
-  const int h = hidden_of<kH>(net);
+void accumulate_any(const Network& net, const Sample& s, float* white, float* black) {
+  const int h = net.hidden;
   const float* bias = net.bias1();
   for (int i = 0; i < h; ++i) white[i] = black[i] = bias[i];
   for (int k = 0; k < s.count; ++k) {
     const int f = s.features[std::size_t(k)];
-    const float* __restrict rw = net.row(f);
-    const float* __restrict rb = net.row(black_feature(f));
+    const float* rw = net.row(f);
+    const float* rb = net.row(black_feature(f));
     for (int i = 0; i < h; ++i) {
       white[i] += rw[i];
       black[i] += rb[i];
@@ -33,10 +26,7 @@ void accumulate(const Network& net, const Sample& s, float* __restrict white,
   }
 }
 
-// sum_i screlu(acc[i]) * w[i].
-template <int kH>
-float output_half(const Network& net, const float* __restrict acc, const float* __restrict w) {
-  const int h = hidden_of<kH>(net);
+float output_half_any(int h, const float* acc, const float* w) {
   float sum = 0.0f;
   for (int i = 0; i < h; ++i) {
     const float c = std::clamp(acc[i], 0.0f, 1.0f);
@@ -45,23 +35,9 @@ float output_half(const Network& net, const float* __restrict acc, const float* 
   return sum;
 }
 
-template <int kH>
-float forward(const Network& net, const Sample& s, Scratch& scratch) {
-  const int h = hidden_of<kH>(net);
-  float* white = scratch.acc_white.data();
-  float* black = scratch.acc_black.data();
-  accumulate<kH>(net, s, white, black);
-  const float* us = s.side_to_move == WHITE ? white : black;
-  const float* them = s.side_to_move == WHITE ? black : white;
-  const float* w2 = net.weight2();
-  return output_half<kH>(net, us, w2) + output_half<kH>(net, them, w2 + h) + net.bias2();
-}
-
 // Given dL/d(out) = g: adds the output layer's gradient and writes dL/d(acc) to `d_acc`.
-template <int kH>
-void backward_half(const Network& net, float g, const float* __restrict acc,
-                   const float* __restrict w, float* __restrict grad_w, float* __restrict d_acc) {
-  const int h = hidden_of<kH>(net);
+void backward_half_any(int h, float g, const float* acc, const float* w, float* grad_w,
+                       float* d_acc) {
   for (int i = 0; i < h; ++i) {
     const float a = acc[i];
     const float c = std::clamp(a, 0.0f, 1.0f);
@@ -70,48 +46,96 @@ void backward_half(const Network& net, float g, const float* __restrict acc,
   }
 }
 
+void add_row_any(int h, float* row, const float* d) {
+  for (int i = 0; i < h; ++i) row[i] += d[i];
+}
+
+// The kernels of the width the engine reads, in blocks of eight floats (GCC's and Clang's
+// vector extension: AVX registers where the target has them): an accumulator of kBlocks
+// blocks stays in registers while the feature rows are added to it.
+using V8 = float __attribute__((vector_size(32)));
+constexpr int kBlocks = 16;
+constexpr int kWide = 8 * kBlocks;
+
+V8 load8(const float* p) {
+  V8 v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+void store8(float* p, V8 v) { std::memcpy(p, &v, sizeof v); }
+
+// One perspective's accumulator; `black` turns white's feature indices into black's.
+void accumulate_wide(const Network& net, const Sample& s, bool black, float* out) {
+  V8 acc[kBlocks];
+  const float* bias = net.bias1();
+  for (int j = 0; j < kBlocks; ++j) acc[j] = load8(bias + 8 * j);
+  for (int k = 0; k < s.count; ++k) {
+    const int f = s.features[std::size_t(k)];
+    const float* row = net.params.data() + std::size_t(black ? black_feature(f) : f) * kWide;
+    for (int j = 0; j < kBlocks; ++j) acc[j] += load8(row + 8 * j);
+  }
+  for (int j = 0; j < kBlocks; ++j) store8(out + 8 * j, acc[j]);
+}
+
+V8 clamp01(V8 a) {
+  const V8 zero = {}, one = zero + 1.0f;
+  a = a > zero ? a : zero;
+  return a < one ? a : one;
+}
+
+float output_half_wide(const float* acc, const float* w) {
+  V8 sum = {};
+  for (int j = 0; j < kBlocks; ++j) {
+    const V8 c = clamp01(load8(acc + 8 * j));
+    sum += c * c * load8(w + 8 * j);
+  }
+  float total = 0.0f;
+  for (int i = 0; i < 8; ++i) total += sum[i];
+  return total;
+}
+
+void backward_half_wide(float g, const float* acc, const float* w, float* grad_w, float* d_acc) {
+  const V8 zero = {}, one = zero + 1.0f;
+  for (int j = 0; j < kBlocks; ++j) {
+    const V8 a = load8(acc + 8 * j);
+    const V8 c = clamp01(a);
+    store8(grad_w + 8 * j, load8(grad_w + 8 * j) + g * c * c);
+    const V8 d = 2.0f * g * load8(w + 8 * j) * a;
+    store8(d_acc + 8 * j, a > zero && a < one ? d : zero);
+  }
+}
+
+// Adds `d` to the gradient rows of the sample's features in one perspective.
+void add_rows_wide(const Sample& s, bool black, const float* d_acc, float* grad) {
+  V8 d[kBlocks];
+  for (int j = 0; j < kBlocks; ++j) d[j] = load8(d_acc + 8 * j);
+  for (int k = 0; k < s.count; ++k) {
+    const int f = s.features[std::size_t(k)];
+    float* row = grad + std::size_t(black ? black_feature(f) : f) * kWide;
+    for (int j = 0; j < kBlocks; ++j) store8(row + 8 * j, load8(row + 8 * j) + d[j]);
+  }
+}
+
+float forward(const Network& net, const Sample& s, Scratch& scratch) {
+  const int h = net.hidden;
+  float* white = scratch.acc_white.data();
+  float* black = scratch.acc_black.data();
+  const float* w2 = net.weight2();
+  const float* us = s.side_to_move == WHITE ? white : black;
+  const float* them = s.side_to_move == WHITE ? black : white;
+  if (h == kWide) {
+    accumulate_wide(net, s, false, white);
+    accumulate_wide(net, s, true, black);
+    return output_half_wide(us, w2) + output_half_wide(them, w2 + h) + net.bias2();
+  }
+  accumulate_any(net, s, white, black);
+  return output_half_any(h, us, w2) + output_half_any(h, them, w2 + h) + net.bias2();
+}
+
 void touch(Gradient& grad, int feature) {
   if (grad.touched[std::size_t(feature)]) return;
   grad.touched[std::size_t(feature)] = 1;
   grad.rows.push_back(std::uint16_t(feature));
-}
-
-template <int kH>
-double gradient(const Network& net, const Sample& s, float target_value, float weight,
-                Gradient& grad, Scratch& scratch) {
-  const int h = hidden_of<kH>(net);
-  const float out = forward<kH>(net, s, scratch);
-  const float p = sigmoid(out);
-  const float err = p - target_value;
-  const float g = weight * 2.0f * err * p * (1.0f - p);
-
-  const bool white_to_move = s.side_to_move == WHITE;
-  const float* w2 = net.weight2();
-  float* gw2 = grad.values.data() + net.weight2_offset();
-  const float* white = scratch.acc_white.data();
-  const float* black = scratch.acc_black.data();
-  float* d_white = scratch.grad_white.data();
-  float* d_black = scratch.grad_black.data();
-  // The side to move's accumulator meets the first half of the output weights.
-  backward_half<kH>(net, g, white, w2 + (white_to_move ? 0 : h), gw2 + (white_to_move ? 0 : h),
-                    d_white);
-  backward_half<kH>(net, g, black, w2 + (white_to_move ? h : 0), gw2 + (white_to_move ? h : 0),
-                    d_black);
-  grad.values[net.bias2_offset()] += g;
-
-  float* __restrict gb1 = grad.values.data() + net.bias1_offset();
-  for (int i = 0; i < h; ++i) gb1[i] += d_white[i] + d_black[i];
-  for (int k = 0; k < s.count; ++k) {
-    const int f = s.features[std::size_t(k)];
-    const int fb = black_feature(f);
-    touch(grad, f);
-    touch(grad, fb);
-    float* __restrict rw = grad.values.data() + std::size_t(f) * h;
-    float* __restrict rb = grad.values.data() + std::size_t(fb) * h;
-    for (int i = 0; i < h; ++i) rw[i] += d_white[i];
-    for (int i = 0; i < h; ++i) rb[i] += d_black[i];
-  }
-  return double(err) * double(err);
 }
 
 }  // namespace
@@ -139,7 +163,7 @@ void clip(Network& net) {
 }
 
 float evaluate(const Network& net, const Sample& s, Scratch& scratch) {
-  return net.hidden == 128 ? forward<128>(net, s, scratch) : forward<0>(net, s, scratch);
+  return forward(net, s, scratch);
 }
 
 void Gradient::clear(int hidden) {
@@ -172,8 +196,48 @@ float target(const Sample& s, float lambda, float scale) {
 
 double add_gradient(const Network& net, const Sample& s, float target_value, float weight,
                     Gradient& grad, Scratch& scratch) {
-  return net.hidden == 128 ? gradient<128>(net, s, target_value, weight, grad, scratch)
-                           : gradient<0>(net, s, target_value, weight, grad, scratch);
+  const int h = net.hidden;
+  const float out = forward(net, s, scratch);
+  const float p = sigmoid(out);
+  const float err = p - target_value;
+  const float g = weight * 2.0f * err * p * (1.0f - p);
+
+  // The side to move's accumulator meets the first half of the output weights.
+  const std::size_t white_half = s.side_to_move == WHITE ? 0 : std::size_t(h);
+  const std::size_t black_half = std::size_t(h) - white_half;
+  const float* w2 = net.weight2();
+  float* gw2 = grad.values.data() + net.weight2_offset();
+  const float* white = scratch.acc_white.data();
+  const float* black = scratch.acc_black.data();
+  float* d_white = scratch.grad_white.data();
+  float* d_black = scratch.grad_black.data();
+  if (h == kWide) {
+    backward_half_wide(g, white, w2 + white_half, gw2 + white_half, d_white);
+    backward_half_wide(g, black, w2 + black_half, gw2 + black_half, d_black);
+  } else {
+    backward_half_any(h, g, white, w2 + white_half, gw2 + white_half, d_white);
+    backward_half_any(h, g, black, w2 + black_half, gw2 + black_half, d_black);
+  }
+  grad.values[net.bias2_offset()] += g;
+  float* gb1 = grad.values.data() + net.bias1_offset();
+  for (int i = 0; i < h; ++i) gb1[i] += d_white[i] + d_black[i];
+
+  for (int k = 0; k < s.count; ++k) {
+    const int f = s.features[std::size_t(k)];
+    touch(grad, f);
+    touch(grad, black_feature(f));
+  }
+  if (h == kWide) {
+    add_rows_wide(s, false, d_white, grad.values.data());
+    add_rows_wide(s, true, d_black, grad.values.data());
+  } else {
+    for (int k = 0; k < s.count; ++k) {
+      const int f = s.features[std::size_t(k)];
+      add_row_any(h, grad.values.data() + std::size_t(f) * h, d_white);
+      add_row_any(h, grad.values.data() + std::size_t(black_feature(f)) * h, d_black);
+    }
+  }
+  return double(err) * double(err);
 }
 
 }  // namespace tessera::trainer
