@@ -55,7 +55,8 @@ bool read_config(const cxxopts::ParseResult& args, Config& c, std::string& error
   c.data = args["data"].as<std::vector<std::string>>();
   TrainOptions& t = c.train;
   LoadOptions& l = c.load;
-  double wdl = t.lambda, lr = t.lr, final_lr = t.final_lr, gamma = t.gamma, decay = t.weight_decay;
+  double wdl = t.lambda, lr = t.lr, tune_lr = t.tune_lr, final_lr = t.final_lr, gamma = t.gamma,
+         decay = t.weight_decay;
   int scale = int(t.scale);
   if (!read_number(args, "hidden", 1, 4096, t.hidden, error) ||
       !read_number(args, "epochs", 0, 100000, t.epochs, error) ||
@@ -64,6 +65,8 @@ bool read_config(const cxxopts::ParseResult& args, Config& c, std::string& error
       !read_number(args, "lr", 1e-9, 10.0, lr, error) ||
       !read_number(args, "final-lr", 0.0, 10.0, final_lr, error) ||
       !read_number(args, "lr-step", 1, 100000, t.step_epochs, error) ||
+      !read_number(args, "tune-epochs", 0, 100000, t.tune_epochs, error) ||
+      !read_number(args, "tune-lr", 0.0, 10.0, tune_lr, error) ||
       !read_number(args, "lr-gamma", 0.0, 1.0, gamma, error) ||
       !read_number(args, "weight-decay", 0.0, 1.0, decay, error) ||
       !read_number(args, "wdl", 0.0, 1.0, wdl, error) ||
@@ -77,6 +80,7 @@ bool read_config(const cxxopts::ParseResult& args, Config& c, std::string& error
     return false;
   t.lambda = float(wdl);
   t.lr = float(lr);
+  t.tune_lr = float(tune_lr);
   t.final_lr = float(final_lr);
   t.gamma = float(gamma);
   t.weight_decay = float(decay);
@@ -161,14 +165,14 @@ int train(const Config& c) {
     if (c.progress_seconds <= 0 || since(last_report) < c.progress_seconds) return;
     last_report = std::chrono::steady_clock::now();
     fmt::print("  epoch {}/{} {:5.1f}%  {:.2f} M pos/s  loss {:.6f}  lr {:.6f}  ETA {}\n", p.epoch,
-               o.epochs, 100.0 * double(p.done) / double(p.total), p.positions_per_second / 1e6,
-               p.loss, p.lr, duration(p.eta_seconds));
+               trainer.total_epochs(), 100.0 * double(p.done) / double(p.total),
+               p.positions_per_second / 1e6, p.loss, p.lr, duration(p.eta_seconds));
     std::fflush(stdout);
   };
   const auto train_start = std::chrono::steady_clock::now();
   const std::clock_t cpu_start = std::clock();
   std::uint64_t trained = 0;
-  while (trainer.epochs_done() < o.epochs) {
+  while (trainer.epochs_done() < trainer.total_epochs()) {
     const auto epoch_start = std::chrono::steady_clock::now();
     const double train_loss = trainer.run_epoch(report);
     const double seconds = since(epoch_start);
@@ -181,10 +185,10 @@ int train(const Config& c) {
     }
     fmt::print(
         "epoch {:>3}: training {:.6f}, validation {:.6f}, lr {:.6f}, {:.2f} M pos/s, "
-        "{:.1f} s\n",
-        trainer.epochs_done(), train_loss, validation_loss,
-        trainer.learning_rate(trainer.epochs_done()),
-        seconds > 0 ? double(data.train.size()) / seconds / 1e6 : 0.0, seconds);
+        "{:.1f} s{}\n",
+        trainer.epochs_done(), train_loss, validation_loss, trainer.last_learning_rate(),
+        seconds > 0 ? double(data.train.size()) / seconds / 1e6 : 0.0, seconds,
+        trainer.epochs_done() > o.epochs ? " (output weights quantised)" : "");
     std::fflush(stdout);
   }
   if (trained > 0) {
@@ -225,6 +229,9 @@ int run_cli(int argc, const char* const* argv) {
       "final-lr", "cosine: learning rate at the end", text()->default_value("0.00002"))(
       "lr-step", "step: epochs between reductions", text()->default_value("10"))(
       "lr-gamma", "step: factor per reduction", text()->default_value("0.3"))(
+      "tune-epochs", "epochs after --epochs with the output weights quantised and frozen",
+      text()->default_value("2"))("tune-lr", "learning rate of those epochs",
+                                  text()->default_value("0.0001"))(
       "weight-decay", "AdamW weight decay (weights, not biases)", text()->default_value("0.0001"))(
       "wdl", "weight of the game result in the target (the rest: the search score)",
       text()->default_value("0.3"))("scale", "centipawns per unit of the network's output",

@@ -162,6 +162,11 @@ void clip(Network& net) {
     net.params[i] = std::clamp(net.params[i], -kMaxWeight2, kMaxWeight2);
 }
 
+void round_output_weights(Network& net) {
+  for (std::size_t i = net.weight2_offset(); i < net.bias2_offset(); ++i)
+    net.params[i] = std::round(net.params[i] * float(kQB)) / float(kQB);
+}
+
 float evaluate(const Network& net, const Sample& s, Scratch& scratch) {
   return forward(net, s, scratch);
 }

@@ -53,6 +53,9 @@ struct Network {
 // Clamps every weight into the range its quantised form can hold.
 void clip(Network& net);
 
+// Rounds the output weights to the nearest value that quantises exactly (a multiple of 1/QB).
+void round_output_weights(Network& net);
+
 // Per-thread buffers for evaluate() and add_gradient().
 struct Scratch {
   std::vector<float> acc_white, acc_black, grad_white, grad_black;

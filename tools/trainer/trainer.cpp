@@ -61,7 +61,8 @@ constexpr std::uint64_t kFnvBasis = 0xCBF29CE484222325ull;
 
 }  // namespace
 
-void Adam::update(Network& net, const Gradient& grad, float lr, float weight_decay) {
+void Adam::update(Network& net, const Gradient& grad, float lr, float weight_decay,
+                  bool frozen_output) {
   const std::size_t n = net.params.size();
   if (m.size() != n) {
     m.assign(n, 0.0f);
@@ -85,7 +86,7 @@ void Adam::update(Network& net, const Gradient& grad, float lr, float weight_dec
   };
   range(0, bias1, weight_decay);
   range(bias1, weight2, 0.0f);
-  range(weight2, bias2, weight_decay);
+  if (!frozen_output) range(weight2, bias2, weight_decay);
   range(bias2, n, 0.0f);
   clip(net);
 }
@@ -116,6 +117,7 @@ Trainer::Trainer(const TrainOptions& options, const std::vector<Sample>& train)
 }
 
 float Trainer::learning_rate(double progress) const {
+  if (progress >= options_.epochs && options_.tune_epochs > 0) return options_.tune_lr;
   const double epochs = std::max(options_.epochs, 1);
   switch (options_.schedule) {
     case Schedule::Constant:
@@ -135,6 +137,8 @@ float Trainer::learning_rate(double progress) const {
 
 double Trainer::run_epoch(const std::function<void(const Progress&)>& report) {
   const int epoch = epoch_ + 1;
+  const bool tuning = epoch > options_.epochs;
+  if (tuning) round_output_weights(net_);
   std::vector<std::uint32_t> order(train_.size());
   std::iota(order.begin(), order.end(), 0u);
   std::mt19937_64 rng(epoch_seed(options_.seed, epoch));
@@ -163,7 +167,8 @@ double Trainer::run_epoch(const std::function<void(const Progress&)>& report) {
     for (std::size_t t = 1; t < grads_.size(); ++t) grads_[0].add(grads_[t], h);
     const double done = double(first + n) / double(order.size());
     const float lr = learning_rate(double(epoch_) + done);
-    adam_.update(net_, grads_[0], lr, options_.weight_decay);
+    adam_.update(net_, grads_[0], lr, options_.weight_decay, tuning);
+    last_lr_ = lr;
     for (Gradient& g : grads_) g.clear(h);
     loss_sum += std::accumulate(partial.begin(), partial.end(), 0.0);
 

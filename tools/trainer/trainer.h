@@ -5,8 +5,11 @@
 // visits the positions in a permutation drawn from (seed, e) alone, a batch is split into
 // `threads` contiguous parts whose gradients are summed in thread order, and the optimiser's
 // state is saved whole, so a run resumed from a checkpoint ends with the same weights as one
-// that never stopped. The training loss of an epoch is the mean over its batches, each
-// measured before its step (cheap, and a little above the loss at the epoch's end).
+// that never stopped. After the `epochs` epochs come `tune_epochs` at `tune_lr` with the output
+// weights rounded to their quantised values and frozen, so that the first layer (whose
+// quantisation step is four times finer) absorbs the output layer's rounding. The training loss of
+// an epoch is the mean over its batches, each measured before its step (cheap, and a little above
+// the loss at the epoch's end).
 #pragma once
 
 #include <cstdint>
@@ -32,6 +35,8 @@ struct TrainOptions {
   int step_epochs = 10;       // step: epochs between two reductions
   float gamma = 0.3f;         // step: the factor of each reduction
   float weight_decay = 0.0001f;
+  int tune_epochs = 2;  // epochs with the output weights quantised and frozen
+  float tune_lr = 0.0001f;
   float lambda = 0.3f;   // weight of the game result in the target
   float scale = 400.0f;  // centipawns per unit of the network's output
   std::uint64_t seed = 1;
@@ -45,7 +50,8 @@ struct Adam {
   std::vector<float> m, v;
   std::uint64_t step = 0;
 
-  void update(Network& net, const Gradient& grad, float lr, float weight_decay);
+  // `frozen_output` leaves the output weights as they are (their moments too).
+  void update(Network& net, const Gradient& grad, float lr, float weight_decay, bool frozen_output);
 };
 
 struct Progress {
@@ -69,9 +75,12 @@ class Trainer {
   [[nodiscard]] const Network& network() const { return net_; }
   [[nodiscard]] int epochs_done() const { return epoch_; }
   [[nodiscard]] const TrainOptions& options() const { return options_; }
-  // The learning rate at `progress` epochs from the start of the run (0 .. epochs).
+  [[nodiscard]] int total_epochs() const { return options_.epochs + options_.tune_epochs; }
+  // The learning rate at `progress` epochs from the start of the run (0 .. total_epochs()).
   [[nodiscard]] float learning_rate(double progress) const;
 
+  // The learning rate of the last step taken.
+  [[nodiscard]] float last_learning_rate() const { return last_lr_; }
   // Runs the next epoch and returns its training loss; `report` is called after every batch.
   double run_epoch(const std::function<void(const Progress&)>& report = {});
 
@@ -87,6 +96,7 @@ class Trainer {
   Network net_;
   Adam adam_;
   int epoch_ = 0;
+  float last_lr_ = 0;
   std::vector<Gradient> grads_;  // one per thread
   std::vector<Scratch> scratch_;
 };

@@ -313,24 +313,53 @@ TEST(TrainerQuantise, IntegerScoresAreWithinAFewCentipawnsOfTheFloatNet) {
   const std::vector<Sample> train = material_samples(60, 100, 21);
   TrainOptions o = small_options(128, 2);
   o.epochs = 2;
+  o.tune_epochs = 1;
   Trainer trainer(o, train);
-  for (int e = 0; e < o.epochs; ++e) (void)trainer.run_epoch();
+  while (trainer.epochs_done() < trainer.total_epochs()) (void)trainer.run_epoch();
   const QuantisedNetwork q = quantise(trainer.network(), 400);
 
   const std::vector<Position> positions = random_positions(40, 100, 99);
   ASSERT_GT(positions.size(), 3000u);
   Scratch scratch(128);
-  double total = 0, worst = 0;
+  double total = 0, signed_total = 0, worst = 0;
   for (const Position& pos : positions) {
     const Sample s = sample_from_position(pos);
     const double cp = double(evaluate(trainer.network(), s, scratch)) * 400.0;
     const int integer = integer_score(q, pos);
     ASSERT_EQ(quantised_eval(q, s), integer) << pos.fen();
     total += std::abs(cp - integer);
+    signed_total += integer - cp;
     worst = std::max(worst, std::abs(cp - integer));
   }
-  EXPECT_LT(total / double(positions.size()), 3.0);
-  EXPECT_LT(worst, 15.0);
+  const double n = double(positions.size());
+  EXPECT_LT(total / n, 2.0);
+  EXPECT_LT(std::abs(signed_total / n), 1.0);  // truncation toward zero: no large offset
+  EXPECT_LT(worst, 8.0);
+}
+
+TEST(TrainerQuantise, TuningEpochsFreezeQuantisedOutputWeights) {
+  const std::vector<Sample> train = material_samples(10, 60, 3);
+  TrainOptions o = small_options(16, 2);
+  o.epochs = 1;
+  o.tune_epochs = 2;
+  Trainer trainer(o, train);
+  (void)trainer.run_epoch();
+  const Network& net = trainer.network();
+  const auto output = [&] {
+    return std::vector<float>(net.params.begin() + std::ptrdiff_t(net.weight2_offset()),
+                              net.params.begin() + std::ptrdiff_t(net.bias2_offset()));
+  };
+  const std::vector<float> first_layer_before(
+      net.params.begin(), net.params.begin() + std::ptrdiff_t(net.weight2_offset()));
+  (void)trainer.run_epoch();
+  EXPECT_FLOAT_EQ(trainer.last_learning_rate(), o.tune_lr);
+  const std::vector<float> tuned = output();
+  for (const float w : tuned) EXPECT_EQ(w * float(kQB), std::round(w * float(kQB)));
+  (void)trainer.run_epoch();
+  EXPECT_EQ(output(), tuned);
+  EXPECT_NE(std::vector<float>(net.params.begin(),
+                               net.params.begin() + std::ptrdiff_t(net.weight2_offset())),
+            first_layer_before);
 }
 
 TEST(TrainerQuantise, ClippedWeightsDoNotSaturate) {
