@@ -117,7 +117,6 @@ Trainer::Trainer(const TrainOptions& options, const std::vector<Sample>& train)
 }
 
 float Trainer::learning_rate(double progress) const {
-  if (progress >= options_.epochs && options_.tune_epochs > 0) return options_.tune_lr;
   const double epochs = std::max(options_.epochs, 1);
   switch (options_.schedule) {
     case Schedule::Constant:
@@ -166,7 +165,7 @@ double Trainer::run_epoch(const std::function<void(const Progress&)>& report) {
     });
     for (std::size_t t = 1; t < grads_.size(); ++t) grads_[0].add(grads_[t], h);
     const double done = double(first + n) / double(order.size());
-    const float lr = learning_rate(double(epoch_) + done);
+    const float lr = tuning ? options_.tune_lr : learning_rate(double(epoch_) + done);
     adam_.update(net_, grads_[0], lr, options_.weight_decay, tuning);
     last_lr_ = lr;
     for (Gradient& g : grads_) g.clear(h);

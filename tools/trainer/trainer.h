@@ -76,7 +76,8 @@ class Trainer {
   [[nodiscard]] int epochs_done() const { return epoch_; }
   [[nodiscard]] const TrainOptions& options() const { return options_; }
   [[nodiscard]] int total_epochs() const { return options_.epochs + options_.tune_epochs; }
-  // The learning rate at `progress` epochs from the start of the run (0 .. total_epochs()).
+  // The schedule's learning rate at `progress` epochs from the start of the run (0 .. epochs;
+  // the tuning epochs that follow use tune_lr).
   [[nodiscard]] float learning_rate(double progress) const;
 
   // The learning rate of the last step taken.

@@ -219,6 +219,31 @@ TEST(TrainerTraining, LowersTheLossOnSyntheticData) {
   EXPECT_LT(last_epoch, before * 0.5);
 }
 
+TEST(TrainerTraining, LearningRateSchedules) {
+  const std::vector<Sample> samples = material_samples(3, 40, 4);
+  TrainOptions o = small_options(8, 1);
+  o.epochs = 10;
+  o.lr = 0.01f;
+  o.final_lr = 0.001f;
+  Trainer cosine(o, samples);
+  EXPECT_FLOAT_EQ(cosine.learning_rate(0), 0.01f);
+  EXPECT_FLOAT_EQ(cosine.learning_rate(5), 0.0055f);
+  EXPECT_FLOAT_EQ(cosine.learning_rate(10), 0.001f);
+  o.schedule = Schedule::Step;
+  o.step_epochs = 4;
+  o.gamma = 0.5f;
+  Trainer step(o, samples);
+  EXPECT_FLOAT_EQ(step.learning_rate(3.9), 0.01f);
+  EXPECT_FLOAT_EQ(step.learning_rate(4.0), 0.005f);
+  EXPECT_FLOAT_EQ(step.learning_rate(9.5), 0.0025f);
+  // The last step of the last scheduled epoch is the schedule's, not the tuning epochs'.
+  o.schedule = Schedule::Cosine;
+  o.epochs = 1;
+  Trainer one(o, samples);
+  (void)one.run_epoch();
+  EXPECT_FLOAT_EQ(one.last_learning_rate(), 0.001f);
+}
+
 TEST(TrainerTraining, SameSeedAndThreadsGiveTheSameWeights) {
   const std::vector<Sample> samples = material_samples(20, 60, 4);
   const TrainOptions o = small_options(8, 2);
