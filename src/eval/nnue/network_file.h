@@ -1,0 +1,81 @@
+// Network files: the quantised parameters of the evaluation network (architecture.h) on disk.
+//
+// All values little-endian. A 44-byte header, then the payload:
+//
+//   offset size  field
+//        0    8  magic "TSNN\r\n\x1a\n" (54 53 4e 4e 0d 0a 1a 0a; CR/LF and ^Z catch text-mode
+//                transfers that would corrupt the binary)
+//        8    4  u32 format version (1)
+//       12    4  u32 inputs (768)
+//       16    4  u32 hidden size H (this build reads only kHidden)
+//       20    4  u32 output buckets (1)
+//       24    4  u32 QA (255)
+//       28    4  u32 QB (64)
+//       32    4  u32 scale: centipawns per unit of the float output (1..100000; 400 by default)
+//       36    8  u64 checksum: FNV-1a 64 over the payload bytes
+//       44       payload:
+//                  int16 ft_weights[768][H]      feature-major: feature 0's H weights first
+//                  int16 ft_bias[H]
+//                  int16 out_weights[buckets][2H] side-to-move half first, each within +-127
+//                  int32 out_bias[buckets]
+//
+// The file's length is exactly 44 + payload. Reading validates every field and the checksum and
+// answers a one-line error for anything else; it never trusts a size it has not checked.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "eval/nnue/architecture.h"
+
+namespace tessera::eval::nnue {
+
+inline constexpr std::uint32_t kFormatVersion = 1;
+inline constexpr std::size_t kHeaderSize = 44;
+inline constexpr std::uint8_t kMagic[8] = {'T', 'S', 'N', 'N', '\r', '\n', 0x1a, '\n'};
+inline constexpr int kMaxScale = 100000;
+
+// The network's quantised parameters as plain vectors, in the file's order. A valid value has
+// vectors of exactly the sizes its `hidden` and `buckets` imply (see validate()).
+struct NetworkParameters {
+  std::uint32_t hidden = kHidden;
+  std::uint32_t buckets = kOutputBuckets;
+  int scale = kDefaultScale;
+  std::vector<std::int16_t> ft_weights;   // [kInputs][hidden]
+  std::vector<std::int16_t> ft_bias;      // [hidden]
+  std::vector<std::int16_t> out_weights;  // [buckets][2 * hidden]
+  std::vector<std::int32_t> out_bias;     // [buckets]
+
+  // All parameters zero, with vectors sized for `hidden` and one bucket.
+  [[nodiscard]] static NetworkParameters zeros(std::uint32_t hidden = kHidden);
+  bool operator==(const NetworkParameters&) const = default;
+};
+
+// Empty when `params` can be written: one bucket, hidden in 1..4096, vector sizes that match,
+// scale in 1..kMaxScale, output weights within +-kMaxOutputWeight. Otherwise what is wrong.
+// Any hidden size can be written (for experiments); only kHidden can be read back here.
+[[nodiscard]] std::string validate(const NetworkParameters& params);
+
+// The file's bytes; empty when validate(params) is not empty.
+[[nodiscard]] std::vector<std::uint8_t> serialize(const NetworkParameters& params);
+
+// The parameters in `bytes`, or nullopt with `error` set to a one-line reason.
+[[nodiscard]] std::optional<NetworkParameters> parse(std::span<const std::uint8_t> bytes,
+                                                     std::string& error);
+
+// FNV-1a 64 of `bytes`: the payload checksum.
+[[nodiscard]] std::uint64_t fnv1a64(std::span<const std::uint8_t> bytes);
+
+// Writes `path` through a temporary file beside it and a rename, so a reader never sees half a
+// file. False with `error` set on failure (the temporary file is removed).
+[[nodiscard]] bool write_network_file(const std::string& path, const NetworkParameters& params,
+                                      std::string& error);
+// Reads and parses `path`; errors name the file.
+[[nodiscard]] std::optional<NetworkParameters> read_network_file(const std::string& path,
+                                                                 std::string& error);
+
+}  // namespace tessera::eval::nnue
