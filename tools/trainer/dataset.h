@@ -18,18 +18,15 @@
 #include "core/packed_position.h"
 #include "core/position.h"
 #include "datagen/record.h"
+#include "eval/nnue/architecture.h"
 
 namespace tessera::trainer {
 
-inline constexpr int kInputs = 768;
+inline constexpr int kInputs = eval::nnue::kInputs;
 inline constexpr int kMaxFeatures = 32;
 
-// The input index of `pc` on `sq` seen from `perspective`: own pieces first, the board
-// mirrored vertically for black.
-[[nodiscard]] constexpr int feature_index(Color perspective, Piece pc, Square sq) {
-  return (pc.color() == perspective ? 0 : 384) + pc.type() * 64 +
-         (perspective == WHITE ? sq.index() : sq.index() ^ 56);
-}
+// The input index of a piece on a square seen from one side: the engine's.
+using eval::nnue::feature_index;
 
 // Black's index of the piece whose white index is `white`: colours swap, ranks mirror.
 [[nodiscard]] constexpr int black_feature(int white) { return ((white + 384) % 768) ^ 56; }

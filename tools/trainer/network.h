@@ -14,15 +14,16 @@
 #include <vector>
 
 #include "dataset.h"
+#include "eval/nnue/architecture.h"
 
 namespace tessera::trainer {
 
 // The quantised range: first layer times kQA in int16 (32 active features and the bias must
 // stay below 32767), output weights times kQB within +-127.
-inline constexpr int kQA = 255;
-inline constexpr int kQB = 64;
+inline constexpr int kQA = eval::nnue::kQA;
+inline constexpr int kQB = eval::nnue::kQB;
 inline constexpr float kMaxWeight1 = 1.98f;
-inline constexpr float kMaxWeight2 = 127.0f / float(kQB);
+inline constexpr float kMaxWeight2 = float(eval::nnue::kMaxOutputWeight) / float(kQB);
 
 struct Network {
   int hidden = 128;

@@ -28,35 +28,36 @@ std::int64_t output_half(const std::vector<int>& acc, const std::int16_t* w) {
 
 QuantisedNetwork quantise(const Network& net, int scale) {
   QuantisedNetwork q;
-  q.hidden = net.hidden;
+  q.hidden = std::uint32_t(net.hidden);
+  q.buckets = 1;
   q.scale = scale;
   const float* p = net.params.data();
   for (std::size_t i = 0; i < net.bias1_offset(); ++i)
-    q.weights1.push_back(round16(p[i], kQA, 32767));
+    q.ft_weights.push_back(round16(p[i], kQA, 32767));
   for (std::size_t i = net.bias1_offset(); i < net.weight2_offset(); ++i)
-    q.bias1.push_back(round16(p[i], kQA, 32767));
+    q.ft_bias.push_back(round16(p[i], kQA, 32767));
   for (std::size_t i = net.weight2_offset(); i < net.bias2_offset(); ++i)
-    q.weights2.push_back(round16(p[i], kQB, 127));
-  q.bias2 = std::int32_t(std::lround(double(net.bias2()) * kQA * kQB));
+    q.out_weights.push_back(round16(p[i], kQB, eval::nnue::kMaxOutputWeight));
+  q.out_bias.push_back(std::int32_t(std::lround(double(net.bias2()) * kQA * kQB)));
   return q;
 }
 
 int quantised_eval(const QuantisedNetwork& q, const Sample& s) {
   const auto h = std::size_t(q.hidden);
-  std::vector<int> white(q.bias1.begin(), q.bias1.end()), black = white;
+  std::vector<int> white(q.ft_bias.begin(), q.ft_bias.end()), black = white;
   for (int k = 0; k < s.count; ++k) {
     const int f = s.features[std::size_t(k)];
-    const std::int16_t* rw = q.weights1.data() + std::size_t(f) * h;
-    const std::int16_t* rb = q.weights1.data() + std::size_t(black_feature(f)) * h;
+    const std::int16_t* rw = q.ft_weights.data() + std::size_t(f) * h;
+    const std::int16_t* rb = q.ft_weights.data() + std::size_t(black_feature(f)) * h;
     for (std::size_t i = 0; i < h; ++i) {
       white[i] += rw[i];
       black[i] += rb[i];
     }
   }
   const bool white_to_move = s.side_to_move == WHITE;
-  const std::int64_t sum = output_half(white_to_move ? white : black, q.weights2.data()) +
-                           output_half(white_to_move ? black : white, q.weights2.data() + h);
-  const std::int64_t value = sum / kQA + q.bias2;
+  const std::int64_t sum = output_half(white_to_move ? white : black, q.out_weights.data()) +
+                           output_half(white_to_move ? black : white, q.out_weights.data() + h);
+  const std::int64_t value = sum / kQA + q.out_bias[0];
   return int(value * q.scale / (kQA * kQB));
 }
 
@@ -81,19 +82,8 @@ double quantised_loss(const QuantisedNetwork& q, const std::vector<Sample>& samp
   return std::accumulate(partial.begin(), partial.end(), 0.0) / double(samples.size());
 }
 
-}  // namespace tessera::trainer
-
-// PROVISIONAL until the engine's network file code is merged.
-#include <fstream>
-namespace tessera::trainer {
 bool write_network(const QuantisedNetwork& q, const std::string& path, std::string& error) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(q.weights1.data()),
-            std::streamsize(q.weights1.size() * 2));
-  if (!out) {
-    error = "cannot write " + path;
-    return false;
-  }
-  return true;
+  return eval::nnue::write_network_file(path, q, error);
 }
+
 }  // namespace tessera::trainer

@@ -12,18 +12,13 @@
 #include <vector>
 
 #include "dataset.h"
+#include "eval/nnue/network_file.h"
 #include "network.h"
 
 namespace tessera::trainer {
 
-struct QuantisedNetwork {
-  int hidden = 128;
-  int scale = 400;
-  std::vector<std::int16_t> weights1;  // kInputs rows of `hidden`
-  std::vector<std::int16_t> bias1;
-  std::vector<std::int16_t> weights2;  // side to move's half first
-  std::int32_t bias2 = 0;
-};
+// The engine's form of the parameters (eval/nnue/network_file.h), one output bucket.
+using QuantisedNetwork = eval::nnue::NetworkParameters;
 
 [[nodiscard]] QuantisedNetwork quantise(const Network& net, int scale);
 
@@ -34,6 +29,7 @@ struct QuantisedNetwork {
 [[nodiscard]] double quantised_loss(const QuantisedNetwork& q, const std::vector<Sample>& samples,
                                     float lambda, int threads);
 
+// Writes the network file (eval::nnue::write_network_file); false with `error` set.
 [[nodiscard]] bool write_network(const QuantisedNetwork& q, const std::string& path,
                                  std::string& error);
 

@@ -18,6 +18,7 @@
 #include "core/packed_position.h"
 #include "datagen/record_file.h"
 #include "dataset.h"
+#include "eval/nnue/network_file.h"
 #include "network.h"
 #include "quantise.h"
 #include "temp_dir.h"
@@ -317,20 +318,20 @@ int integer_score(const QuantisedNetwork& q, const Position& pos) {
   const Color stm = pos.side_to_move();
   std::int64_t sum = 0;
   for (const Color view : {stm, ~stm}) {
-    std::vector<std::int32_t> acc(q.bias1.begin(), q.bias1.end());
+    std::vector<std::int32_t> acc(q.ft_bias.begin(), q.ft_bias.end());
     for (int sq = 0; sq < 64; ++sq) {
       const Piece pc = pos.piece_on(Square(sq));
       if (pc.is_none()) continue;
       const auto f = std::size_t(feature_index(view, pc, Square(sq)));
-      for (std::size_t i = 0; i < h; ++i) acc[i] += q.weights1[f * h + i];
+      for (std::size_t i = 0; i < h; ++i) acc[i] += q.ft_weights[f * h + i];
     }
     for (std::size_t i = 0; i < h; ++i) {
       EXPECT_LE(std::abs(acc[i]), 32767);  // the engine's int16 accumulator does not wrap
       const std::int64_t c = std::clamp(acc[i], 0, kQA);
-      sum += c * c * q.weights2[(view == stm ? 0 : h) + i];
+      sum += c * c * q.out_weights[(view == stm ? 0 : h) + i];
     }
   }
-  const std::int64_t value = sum / kQA + q.bias2;
+  const std::int64_t value = sum / kQA + q.out_bias[0];
   return int(value * q.scale / (kQA * kQB));
 }
 
@@ -357,6 +358,13 @@ TEST(TrainerQuantise, IntegerScoresAreWithinAFewCentipawnsOfTheFloatNet) {
     worst = std::max(worst, std::abs(cp - integer));
   }
   const double n = double(positions.size());
+  // The engine reads back what was written.
+  test::TempDir dir;
+  std::string error;
+  ASSERT_TRUE(write_network(q, dir.file("net.tnn"), error)) << error;
+  const auto read = eval::nnue::read_network_file(dir.file("net.tnn"), error);
+  ASSERT_TRUE(read) << error;
+  EXPECT_EQ(*read, q);
   EXPECT_LT(total / n, 2.0);
   EXPECT_LT(std::abs(signed_total / n), 1.0);  // truncation toward zero: no large offset
   EXPECT_LT(worst, 8.0);
@@ -392,8 +400,8 @@ TEST(TrainerQuantise, ClippedWeightsDoNotSaturate) {
   for (float& p : net.params) p = 100.0f;
   clip(net);
   const QuantisedNetwork q = quantise(net, 400);
-  EXPECT_EQ(q.weights1[0], std::int16_t(std::lround(kMaxWeight1 * kQA)));
-  EXPECT_EQ(q.weights2[0], 127);
+  EXPECT_EQ(q.ft_weights[0], std::int16_t(std::lround(kMaxWeight1 * kQA)));
+  EXPECT_EQ(q.out_weights[0], 127);
   EXPECT_LT(kMaxWeight1 * kQA * (kMaxFeatures + 1), 32767.0f);
 }
 
@@ -545,11 +553,14 @@ TEST(TrainerCli, TrainsAndWritesTheNetwork) {
   const std::string out = dir.file("net.tnn");
   std::string err;
   ASSERT_EQ(run({"--data", dir.file("a.bin.zst"), "--output", out, "--epochs", "2", "--hidden",
-                 "128", "--batch", "512", "--progress", "0"},
+                 "128", "--batch", "512", "--progress", "0", "--scale", "300"},
                 err),
             0)
       << err;
-  EXPECT_TRUE(std::ifstream(out).good());
+  const auto net = eval::nnue::read_network_file(out, err);
+  ASSERT_TRUE(net) << err;
+  EXPECT_EQ(net->hidden, 128u);
+  EXPECT_EQ(net->scale, 300);
   EXPECT_TRUE(std::ifstream(out + ".ckpt").good());
 }
 
