@@ -87,6 +87,7 @@ bool read_config(const cxxopts::ParseResult& args, Config& c, std::string& error
   t.scale = float(scale);
   l.seed = t.seed;
   l.quiet_only = !args.count("noisy");
+  t.mirror = args.count("mirror") > 0;
   const std::string schedule = args["lr-schedule"].as<std::string>();
   if (schedule == "cosine") {
     t.schedule = Schedule::Cosine;
@@ -241,6 +242,7 @@ int run_cli(int argc, const char* const* argv) {
       "min-ply", "skip positions before this ply", text()->default_value("0"))(
       "max-score", "skip positions whose |score| is beyond this (cp)",
       text()->default_value("3000"))("noisy", "keep positions whose best move is a capture")(
+      "mirror", "reflect positions without castling rights a-h at random")(
       "limit", "use at most this many positions (0: all)", text()->default_value("0"))(
       "checkpoint", "checkpoint written after every epoch (default: OUTPUT.ckpt)", text())(
       "resume", "continue from this checkpoint", text())(

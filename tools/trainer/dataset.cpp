@@ -60,6 +60,7 @@ Sample sample_from_packed(const PackedPosition& packed) {
         std::uint16_t(feature_index(WHITE, nibble_piece(code, sq), sq));
   }
   s.count = std::uint8_t(nibble);
+  if (!has_castling_rooks(packed)) s.flags |= Sample::kNoCastling;
   return s;
 }
 
@@ -70,7 +71,15 @@ Sample sample_from_position(const Position& pos) {
     s.features[s.count++] = std::uint16_t(feature_index(WHITE, pos.piece_on(sq), sq));
   }
   s.side_to_move = pos.side_to_move();
+  if (pos.castling_rights() == NO_CASTLING) s.flags |= Sample::kNoCastling;
   return s;
+}
+
+Sample mirrored(const Sample& s) {
+  Sample m = s;
+  // A feature's low three bits are the file in both perspectives.
+  for (int k = 0; k < s.count; ++k) m.features[std::size_t(k)] ^= 7;
+  return m;
 }
 
 Sample sample_from_record(const datagen::TrainingRecord& record) {

@@ -7,7 +7,8 @@
 // black_feature(), so they are not stored. Positions are filtered while they are read (in
 // check, not quiet, early plies, extreme scores) and never kept in any other form. Whole games
 // go either to the training or to the validation set (consecutive records of one game are too
-// alike to be split), chosen by a hash of the game's index and the seed.
+// alike to be split), chosen by a hash of the game's index and the seed. A sample remembers
+// whether castling rights remain, so that training may reflect it left to right.
 #pragma once
 
 #include <array>
@@ -36,8 +37,10 @@ struct Sample {
   std::int16_t score = 0;                              // centipawns, side to move's view
   std::uint8_t count = 0;
   std::uint8_t side_to_move = WHITE;
-  std::uint8_t result = 1;  // side to move's: 0 loss, 1 draw, 2 win
-  std::uint8_t reserved = 0;
+  std::uint8_t result = 1;                        // side to move's: 0 loss, 1 draw, 2 win
+  std::uint8_t flags = 0;                         // kNoCastling
+  static constexpr std::uint8_t kNoCastling = 1;  // no castling right: the file mirror is
+                                                  // the same game
 };
 static_assert(sizeof(Sample) == 70);
 
@@ -45,6 +48,9 @@ static_assert(sizeof(Sample) == 70);
 [[nodiscard]] Sample sample_from_packed(const PackedPosition& packed);
 // The same from a Position (slower; the reference for sample_from_packed()).
 [[nodiscard]] Sample sample_from_position(const Position& pos);
+// The sample of the position reflected a-h (for a position without castling rights, an
+// equally valid training example).
+[[nodiscard]] Sample mirrored(const Sample& s);
 // A record's sample: its position's features, score and result turned to the side to move.
 [[nodiscard]] Sample sample_from_record(const datagen::TrainingRecord& record);
 

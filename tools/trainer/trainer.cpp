@@ -142,6 +142,7 @@ double Trainer::run_epoch(const std::function<void(const Progress&)>& report) {
   std::iota(order.begin(), order.end(), 0u);
   std::mt19937_64 rng(epoch_seed(options_.seed, epoch));
   std::shuffle(order.begin(), order.end(), rng);
+  const std::uint64_t flip_seed = epoch_seed(~options_.seed, epoch);
 
   const auto start = std::chrono::steady_clock::now();
   const auto batch = std::size_t(std::max(options_.batch, 1));
@@ -155,11 +156,17 @@ double Trainer::run_epoch(const std::function<void(const Progress&)>& report) {
       Gradient& g = grads_[std::size_t(t)];
       Scratch& s = scratch_[std::size_t(t)];
       const float lambda = options_.lambda, scale = options_.scale;
+      const bool mirror = options_.mirror;
       double sum = 0;
       for (std::size_t i = first + a; i < first + b; ++i) {
         if (i + 4 < first + b) __builtin_prefetch(&train_[order[i + 4]]);
         const Sample& sample = train_[order[i]];
-        sum += add_gradient(net_, sample, target(sample, lambda, scale), weight, g, s);
+        const float t_value = target(sample, lambda, scale);
+        if (mirror && (sample.flags & Sample::kNoCastling) &&
+            (epoch_seed(flip_seed, int(order[i])) & 1))
+          sum += add_gradient(net_, mirrored(sample), t_value, weight, g, s);
+        else
+          sum += add_gradient(net_, sample, t_value, weight, g, s);
       }
       partial[std::size_t(t)] = sum;
     });

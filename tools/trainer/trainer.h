@@ -5,7 +5,9 @@
 // visits the positions in a permutation drawn from (seed, e) alone, a batch is split into
 // `threads` contiguous parts whose gradients are summed in thread order, and the optimiser's
 // state is saved whole, so a run resumed from a checkpoint ends with the same weights as one
-// that never stopped. After the `epochs` epochs come `tune_epochs` at `tune_lr` with the output
+// that never stopped. With `mirror`, each epoch reflects about half of the positions without
+// castling rights left to right (which half follows from the seed, the epoch and the
+// position). After the `epochs` epochs come `tune_epochs` at `tune_lr` with the output
 // weights rounded to their quantised values and frozen, so that the first layer (whose
 // quantisation step is four times finer) absorbs the output layer's rounding. The training loss of
 // an epoch is the mean over its batches, each measured before its step (cheap, and a little above
@@ -35,6 +37,7 @@ struct TrainOptions {
   int step_epochs = 10;       // step: epochs between two reductions
   float gamma = 0.3f;         // step: the factor of each reduction
   float weight_decay = 0.0001f;
+  bool mirror = false;  // reflect positions without castling rights a-h, at random
   int tune_epochs = 2;  // epochs with the output weights quantised and frozen
   float tune_lr = 0.0001f;
   float lambda = 0.3f;   // weight of the game result in the target

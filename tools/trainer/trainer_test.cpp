@@ -122,6 +122,23 @@ TEST(TrainerFeatures, BlackFeatureIsTheContractsIndex) {
   EXPECT_EQ(feature_index(BLACK, Piece(BLACK, PAWN), Square(52)), 12);
 }
 
+TEST(TrainerFeatures, MirrorIsTheReflectedPosition) {
+  int mirrorable = 0;
+  for (const Position& pos : random_positions(20, 120, 8)) {
+    const PackedPosition packed = encode(pos);
+    const Sample s = sample_from_packed(packed);
+    ASSERT_EQ((s.flags & Sample::kNoCastling) != 0, !has_castling_rooks(packed)) << pos.fen();
+    if (has_castling_rooks(packed)) continue;
+    ++mirrorable;
+    Sample a = mirrored(s), b = sample_from_packed(mirror_files(packed));
+    std::sort(a.features.begin(), a.features.begin() + a.count);
+    std::sort(b.features.begin(), b.features.begin() + b.count);
+    ASSERT_EQ(a.features, b.features) << pos.fen();
+    ASSERT_EQ(a.side_to_move, b.side_to_move);
+  }
+  EXPECT_GT(mirrorable, 100);
+}
+
 TEST(TrainerFeatures, RecordIsTurnedToTheSideToMove) {
   std::string error;
   const Position pos = *Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1", false, error);
@@ -247,7 +264,8 @@ TEST(TrainerTraining, LearningRateSchedules) {
 
 TEST(TrainerTraining, SameSeedAndThreadsGiveTheSameWeights) {
   const std::vector<Sample> samples = material_samples(20, 60, 4);
-  const TrainOptions o = small_options(8, 2);
+  TrainOptions o = small_options(8, 2);
+  o.mirror = true;
   Trainer a(o, samples), b(o, samples);
   for (int e = 0; e < 2; ++e) {
     (void)a.run_epoch();
@@ -265,7 +283,8 @@ TEST(TrainerTraining, SameSeedAndThreadsGiveTheSameWeights) {
 TEST(TrainerTraining, ResumedRunEndsLikeAnUninterruptedOne) {
   test::TempDir dir;
   const std::vector<Sample> samples = material_samples(20, 60, 4);
-  const TrainOptions o = small_options(8, 2);
+  TrainOptions o = small_options(8, 2);
+  o.mirror = true;
   Trainer whole(o, samples);
   for (int e = 0; e < o.epochs; ++e) (void)whole.run_epoch();
 
