@@ -1,0 +1,205 @@
+// The arithmetic of the network's hot loops, once per instruction set: the scalar reference,
+// AVX-512 (BW), AVX2 and NEON. Internal to eval/nnue; the compiler's target macros choose
+// BestKernel, and TESSERA_NNUE_SCALAR (CMake TESSERA_SIMD=scalar) forces the reference.
+//
+// Every kernel computes the same integers. Accumulator lanes are int16 and wrap on overflow
+// (modular arithmetic, so the order of additions never matters); the output sum is exact in
+// int32 (architecture.h bounds it). So the kernels agree bit for bit, which the tests check.
+//
+// A kernel is a class with static members:
+//   accumulate(src, dst, rows, n)        dst = src + rows[0] + ... + rows[n - 1]
+//   update<A, S>(src, dst, adds, subs)   dst = src + adds... - subs...
+//   screlu_dot(acc, weights)             sum over i of clamp(acc[i], 0, QA)^2 * weights[i]
+// over kHidden lanes; every pointer is 64-byte aligned, and dst may equal src.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+#include "eval/nnue/architecture.h"
+
+#if !defined(TESSERA_NNUE_SCALAR) && (defined(__AVX512BW__) || defined(__AVX2__))
+#include <immintrin.h>
+#elif !defined(TESSERA_NNUE_SCALAR) && defined(__ARM_NEON) && defined(__aarch64__)
+#include <arm_neon.h>
+#endif
+
+namespace tessera::eval::nnue::kernels {
+
+using Row = const std::int16_t*;
+
+struct ScalarKernel {
+  static constexpr const char* kName = "scalar";
+
+  static void accumulate(Row src, std::int16_t* dst, const Row* rows, int n) {
+    for (int i = 0; i < kHidden; ++i) {
+      int v = src[i];
+      for (int r = 0; r < n; ++r) v += rows[r][i];
+      dst[i] = std::int16_t(v);  // modular, like the SIMD lanes
+    }
+  }
+
+  template <std::size_t A, std::size_t S>
+  static void update(Row src, std::int16_t* dst, const std::array<Row, A>& adds,
+                     const std::array<Row, S>& subs) {
+    for (int i = 0; i < kHidden; ++i) {
+      int v = src[i];
+      for (const Row r : adds) v += r[i];
+      for (const Row r : subs) v -= r[i];
+      dst[i] = std::int16_t(v);
+    }
+  }
+
+  [[nodiscard]] static std::int32_t screlu_dot(Row acc, Row weights) {
+    std::int32_t sum = 0;
+    for (int i = 0; i < kHidden; ++i) {
+      const int c = std::clamp(int(acc[i]), 0, kQA);
+      sum += std::int32_t(std::int16_t(c * weights[i]) * c);
+    }
+    return sum;
+  }
+};
+
+#if !defined(TESSERA_NNUE_SCALAR) && (defined(__AVX512BW__) || defined(__AVX2__))
+
+// AVX-512 and AVX2 differ only in register width: one template over a small traits class.
+#if defined(__AVX512BW__)
+struct X86Vec {
+  static constexpr const char* kName = "avx512";
+  using V = __m512i;
+  static constexpr int kLanes = 32;
+  static V load(const std::int16_t* p) { return _mm512_load_si512(p); }
+  static void store(std::int16_t* p, V v) { _mm512_store_si512(p, v); }
+  static V add16(V a, V b) { return _mm512_add_epi16(a, b); }
+  static V sub16(V a, V b) { return _mm512_sub_epi16(a, b); }
+  static V clamp16(V v) {
+    return _mm512_min_epi16(_mm512_max_epi16(v, _mm512_setzero_si512()),
+                            _mm512_set1_epi16(std::int16_t(kQA)));
+  }
+  static V mullo16(V a, V b) { return _mm512_mullo_epi16(a, b); }
+  static V madd(V a, V b) { return _mm512_madd_epi16(a, b); }
+  static V add32(V a, V b) { return _mm512_add_epi32(a, b); }
+  static V zero() { return _mm512_setzero_si512(); }
+  static std::int32_t hsum32(V v) { return _mm512_reduce_add_epi32(v); }
+};
+#else
+struct X86Vec {
+  static constexpr const char* kName = "avx2";
+  using V = __m256i;
+  static constexpr int kLanes = 16;
+  static V load(const std::int16_t* p) { return _mm256_load_si256(reinterpret_cast<const V*>(p)); }
+  static void store(std::int16_t* p, V v) { _mm256_store_si256(reinterpret_cast<V*>(p), v); }
+  static V add16(V a, V b) { return _mm256_add_epi16(a, b); }
+  static V sub16(V a, V b) { return _mm256_sub_epi16(a, b); }
+  static V clamp16(V v) {
+    return _mm256_min_epi16(_mm256_max_epi16(v, _mm256_setzero_si256()),
+                            _mm256_set1_epi16(std::int16_t(kQA)));
+  }
+  static V mullo16(V a, V b) { return _mm256_mullo_epi16(a, b); }
+  static V madd(V a, V b) { return _mm256_madd_epi16(a, b); }
+  static V add32(V a, V b) { return _mm256_add_epi32(a, b); }
+  static V zero() { return _mm256_setzero_si256(); }
+  static std::int32_t hsum32(V v) {
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
+    return _mm_cvtsi128_si32(s);
+  }
+};
+#endif
+
+template <class T>
+struct X86Kernel {
+  static constexpr const char* kName = T::kName;
+  using V = typename T::V;
+  // The whole accumulator half stays in registers while the rows are added.
+  static constexpr int kRegs = kHidden / T::kLanes;
+  static_assert(kHidden % T::kLanes == 0);
+
+  static void accumulate(Row src, std::int16_t* dst, const Row* rows, int n) {
+    V acc[kRegs];
+    for (int k = 0; k < kRegs; ++k) acc[k] = T::load(src + k * T::kLanes);
+    for (int r = 0; r < n; ++r)
+      for (int k = 0; k < kRegs; ++k) acc[k] = T::add16(acc[k], T::load(rows[r] + k * T::kLanes));
+    for (int k = 0; k < kRegs; ++k) T::store(dst + k * T::kLanes, acc[k]);
+  }
+
+  template <std::size_t A, std::size_t S>
+  static void update(Row src, std::int16_t* dst, const std::array<Row, A>& adds,
+                     const std::array<Row, S>& subs) {
+    for (int k = 0; k < kRegs; ++k) {
+      const int o = k * T::kLanes;
+      V v = T::load(src + o);
+      for (const Row r : adds) v = T::add16(v, T::load(r + o));
+      for (const Row r : subs) v = T::sub16(v, T::load(r + o));
+      T::store(dst + o, v);
+    }
+  }
+
+  [[nodiscard]] static std::int32_t screlu_dot(Row acc, Row weights) {
+    V sum = T::zero();
+    for (int k = 0; k < kRegs; ++k) {
+      const int o = k * T::kLanes;
+      const V c = T::clamp16(T::load(acc + o));
+      // c * w fits an int16 (|w| <= kMaxOutputWeight); madd then widens (c*w)*c into int32.
+      sum = T::add32(sum, T::madd(T::mullo16(c, T::load(weights + o)), c));
+    }
+    return T::hsum32(sum);
+  }
+};
+
+using BestKernel = X86Kernel<X86Vec>;
+
+#elif !defined(TESSERA_NNUE_SCALAR) && defined(__ARM_NEON) && defined(__aarch64__)
+
+struct NeonKernel {
+  static constexpr const char* kName = "neon";
+  static constexpr int kLanes = 8;
+  static constexpr int kRegs = kHidden / kLanes;
+  static_assert(kHidden % kLanes == 0);
+
+  static void accumulate(Row src, std::int16_t* dst, const Row* rows, int n) {
+    int16x8_t acc[kRegs];
+    for (int k = 0; k < kRegs; ++k) acc[k] = vld1q_s16(src + k * kLanes);
+    for (int r = 0; r < n; ++r)
+      for (int k = 0; k < kRegs; ++k) acc[k] = vaddq_s16(acc[k], vld1q_s16(rows[r] + k * kLanes));
+    for (int k = 0; k < kRegs; ++k) vst1q_s16(dst + k * kLanes, acc[k]);
+  }
+
+  template <std::size_t A, std::size_t S>
+  static void update(Row src, std::int16_t* dst, const std::array<Row, A>& adds,
+                     const std::array<Row, S>& subs) {
+    for (int k = 0; k < kRegs; ++k) {
+      const int o = k * kLanes;
+      int16x8_t v = vld1q_s16(src + o);
+      for (const Row r : adds) v = vaddq_s16(v, vld1q_s16(r + o));
+      for (const Row r : subs) v = vsubq_s16(v, vld1q_s16(r + o));
+      vst1q_s16(dst + o, v);
+    }
+  }
+
+  [[nodiscard]] static std::int32_t screlu_dot(Row acc, Row weights) {
+    const int16x8_t zero = vdupq_n_s16(0);
+    const int16x8_t qa = vdupq_n_s16(std::int16_t(kQA));
+    int32x4_t sum = vdupq_n_s32(0);
+    for (int k = 0; k < kRegs; ++k) {
+      const int o = k * kLanes;
+      const int16x8_t c = vminq_s16(vmaxq_s16(vld1q_s16(acc + o), zero), qa);
+      const int16x8_t cw = vmulq_s16(c, vld1q_s16(weights + o));
+      sum = vmlal_s16(sum, vget_low_s16(cw), vget_low_s16(c));
+      sum = vmlal_high_s16(sum, cw, c);
+    }
+    return vaddvq_s32(sum);
+  }
+};
+
+using BestKernel = NeonKernel;
+
+#else
+
+using BestKernel = ScalarKernel;
+
+#endif
+
+}  // namespace tessera::eval::nnue::kernels

@@ -1,0 +1,42 @@
+#include "eval/nnue/network.h"
+
+#include <algorithm>
+
+#include "eval/nnue/embedded.h"
+
+namespace tessera::eval::nnue {
+
+std::optional<Network> Network::from_parameters(const NetworkParameters& params,
+                                                std::string& error) {
+  if (auto reason = validate(params); !reason.empty()) {
+    error = "invalid network: " + reason;
+    return std::nullopt;
+  }
+  if (params.hidden != std::uint32_t(kHidden)) {
+    error = "wrong architecture: hidden size " + std::to_string(params.hidden) +
+            ", this build expects " + std::to_string(kHidden);
+    return std::nullopt;
+  }
+  auto w = std::make_unique<NetworkWeights>();  // over-aligned new: 64-byte aligned
+  std::copy(params.ft_weights.begin(), params.ft_weights.end(), w->ft_weights.begin());
+  std::copy(params.ft_bias.begin(), params.ft_bias.end(), w->ft_bias.begin());
+  std::copy(params.out_weights.begin(), params.out_weights.end(), w->out_weights.begin());
+  w->out_bias = params.out_bias[0];
+  w->scale = params.scale;
+  return Network(std::shared_ptr<const NetworkWeights>(std::move(w)));
+}
+
+std::optional<Network> Network::from_bytes(std::span<const std::uint8_t> bytes,
+                                           std::string& error) {
+  const auto params = parse(bytes, error);
+  if (!params) return std::nullopt;
+  return from_parameters(*params, error);
+}
+
+std::optional<Network> Network::embedded(std::string& error) {
+  auto net = from_bytes(embedded_network_bytes(), error);
+  if (!net) error = "the embedded network: " + error;
+  return net;
+}
+
+}  // namespace tessera::eval::nnue

@@ -1,0 +1,57 @@
+// Network: the evaluation network's weights, loaded and laid out for the SIMD kernels.
+//
+// A Network is built once from validated NetworkParameters (network_file.h) and never changes;
+// copies share the same weights, so one network can serve every search thread. The weights
+// live in one 64-byte aligned block: each feature's kHidden first-layer weights form one row,
+// which is what an accumulator update adds or subtracts.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "eval/nnue/architecture.h"
+#include "eval/nnue/network_file.h"
+
+namespace tessera::eval::nnue {
+
+struct alignas(64) NetworkWeights {
+  alignas(64) std::array<std::int16_t, std::size_t(kInputs) * kHidden> ft_weights;
+  alignas(64) std::array<std::int16_t, kHidden> ft_bias;
+  alignas(64) std::array<std::int16_t, 2 * kHidden> out_weights;  // side to move's half first
+  std::int32_t out_bias = 0;
+  int scale = kDefaultScale;
+};
+
+class Network {
+ public:
+  // The network for `params`, or nullopt with `error` set when they are invalid or their hidden
+  // size is not kHidden.
+  [[nodiscard]] static std::optional<Network> from_parameters(const NetworkParameters& params,
+                                                              std::string& error);
+  // parse() (network_file.h) and from_parameters() in one step.
+  [[nodiscard]] static std::optional<Network> from_bytes(std::span<const std::uint8_t> bytes,
+                                                         std::string& error);
+  // The network compiled into the binary (embedded.h); nullopt only if the build embedded a
+  // file that does not parse, with `error` saying why.
+  [[nodiscard]] static std::optional<Network> embedded(std::string& error);
+
+  [[nodiscard]] const NetworkWeights& weights() const { return *weights_; }
+  // The first-layer weights of input `feature` (0..kInputs-1): kHidden values, 64-byte aligned.
+  [[nodiscard]] const std::int16_t* row(int feature) const {
+    return weights_->ft_weights.data() + std::size_t(feature) * kHidden;
+  }
+
+ private:
+  explicit Network(std::shared_ptr<const NetworkWeights> w) : weights_(std::move(w)) {}
+  std::shared_ptr<const NetworkWeights> weights_;
+};
+
+// The instruction set of the kernels this build selected: "avx512", "avx2", "neon" or "scalar".
+[[nodiscard]] std::string_view simd_kernel_name();
+
+}  // namespace tessera::eval::nnue
