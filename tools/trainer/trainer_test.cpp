@@ -18,6 +18,8 @@
 #include "core/packed_position.h"
 #include "datagen/record_file.h"
 #include "dataset.h"
+#include "eval/nnue/accumulator.h"
+#include "eval/nnue/network.h"
 #include "eval/nnue/network_file.h"
 #include "network.h"
 #include "quantise.h"
@@ -377,13 +379,21 @@ TEST(TrainerQuantise, IntegerScoresAreWithinAFewCentipawnsOfTheFloatNet) {
     worst = std::max(worst, std::abs(cp - integer));
   }
   const double n = double(positions.size());
-  // The engine reads back what was written.
+  // The engine reads back what was written, and its inference scores as the trainer's does.
   test::TempDir dir;
   std::string error;
   ASSERT_TRUE(write_network(q, dir.file("net.tnn"), error)) << error;
   const auto read = eval::nnue::read_network_file(dir.file("net.tnn"), error);
   ASSERT_TRUE(read) << error;
   EXPECT_EQ(*read, q);
+  const auto engine_net = eval::nnue::Network::from_parameters(*read, error);
+  ASSERT_TRUE(engine_net) << error;
+  for (const Position& pos : positions) {
+    eval::nnue::Accumulator acc;
+    eval::nnue::refresh(*engine_net, pos, acc);
+    ASSERT_EQ(eval::nnue::evaluate(*engine_net, acc, pos.side_to_move()), integer_score(q, pos))
+        << pos.fen();
+  }
   EXPECT_LT(total / n, 2.0);
   EXPECT_LT(std::abs(signed_total / n), 1.0);  // truncation toward zero: no large offset
   EXPECT_LT(worst, 8.0);
