@@ -1,5 +1,5 @@
 // The arithmetic of the network's hot loops, once per instruction set: the scalar reference,
-// AVX-512 (BW), AVX2 and NEON. Internal to eval/nnue; the compiler's target macros choose
+// AVX-512 (BW), AVX2, SSE2 and NEON. Internal to eval/nnue; the compiler's target macros choose
 // BestKernel, and TESSERA_NNUE_SCALAR (CMake TESSERA_SIMD=scalar) forces the reference.
 //
 // Every kernel computes the same integers. Accumulator lanes are int16 and wrap on overflow
@@ -19,7 +19,8 @@
 
 #include "eval/nnue/architecture.h"
 
-#if !defined(TESSERA_NNUE_SCALAR) && (defined(__AVX512BW__) || defined(__AVX2__))
+#if !defined(TESSERA_NNUE_SCALAR) && \
+    (defined(__AVX512BW__) || defined(__AVX2__) || defined(__SSE2__))
 #include <immintrin.h>
 #elif !defined(TESSERA_NNUE_SCALAR) && defined(__ARM_NEON) && defined(__aarch64__)
 #include <arm_neon.h>
@@ -33,11 +34,12 @@ struct ScalarKernel {
   static constexpr const char* kName = "scalar";
 
   static void accumulate(Row src, std::int16_t* dst, const Row* rows, int n) {
-    for (int i = 0; i < kHidden; ++i) {
-      int v = src[i];
-      for (int r = 0; r < n; ++r) v += rows[r][i];
-      dst[i] = std::int16_t(v);  // modular, like the SIMD lanes
-    }
+    std::array<std::int16_t, kHidden> acc;
+    std::copy(src, src + kHidden, acc.begin());
+    for (int r = 0; r < n; ++r)
+      for (int i = 0; i < kHidden; ++i)
+        acc[std::size_t(i)] = std::int16_t(acc[std::size_t(i)] + rows[r][i]);  // modular
+    std::copy(acc.begin(), acc.end(), dst);
   }
 
   template <std::size_t A, std::size_t S>
@@ -61,9 +63,11 @@ struct ScalarKernel {
   }
 };
 
-#if !defined(TESSERA_NNUE_SCALAR) && (defined(__AVX512BW__) || defined(__AVX2__))
+#if !defined(TESSERA_NNUE_SCALAR) && \
+    (defined(__AVX512BW__) || defined(__AVX2__) || defined(__SSE2__))
 
-// AVX-512 and AVX2 differ only in register width: one template over a small traits class.
+// AVX-512, AVX2 and SSE2 (every x86-64 CPU: the portable build) differ only in register width:
+// one template over a small traits class.
 #if defined(__AVX512BW__)
 struct X86Vec {
   static constexpr const char* kName = "avx512";
@@ -81,9 +85,17 @@ struct X86Vec {
   static V madd(V a, V b) { return _mm512_madd_epi16(a, b); }
   static V add32(V a, V b) { return _mm512_add_epi32(a, b); }
   static V zero() { return _mm512_setzero_si512(); }
-  static std::int32_t hsum32(V v) { return _mm512_reduce_add_epi32(v); }
+  static std::int32_t hsum32(V v) {
+    // Zero-masking extracts: the plain ones (and the cast) trip GCC 12's -Wuninitialized.
+    const __m256i h = _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xff, v, 0),
+                                       _mm512_maskz_extracti64x4_epi64(0xff, v, 1));
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
+    return _mm_cvtsi128_si32(s);
+  }
 };
-#else
+#elif defined(__AVX2__)
 struct X86Vec {
   static constexpr const char* kName = "avx2";
   using V = __m256i;
@@ -105,6 +117,28 @@ struct X86Vec {
     s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
     s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
     return _mm_cvtsi128_si32(s);
+  }
+};
+#else
+struct X86Vec {
+  static constexpr const char* kName = "sse2";
+  using V = __m128i;
+  static constexpr int kLanes = 8;
+  static V load(const std::int16_t* p) { return _mm_load_si128(reinterpret_cast<const V*>(p)); }
+  static void store(std::int16_t* p, V v) { _mm_store_si128(reinterpret_cast<V*>(p), v); }
+  static V add16(V a, V b) { return _mm_add_epi16(a, b); }
+  static V sub16(V a, V b) { return _mm_sub_epi16(a, b); }
+  static V clamp16(V v) {
+    return _mm_min_epi16(_mm_max_epi16(v, _mm_setzero_si128()), _mm_set1_epi16(std::int16_t(kQA)));
+  }
+  static V mullo16(V a, V b) { return _mm_mullo_epi16(a, b); }
+  static V madd(V a, V b) { return _mm_madd_epi16(a, b); }
+  static V add32(V a, V b) { return _mm_add_epi32(a, b); }
+  static V zero() { return _mm_setzero_si128(); }
+  static std::int32_t hsum32(V v) {
+    v = _mm_add_epi32(v, _mm_shuffle_epi32(v, 0x4e));
+    v = _mm_add_epi32(v, _mm_shuffle_epi32(v, 0xb1));
+    return _mm_cvtsi128_si32(v);
   }
 };
 #endif

@@ -51,7 +51,8 @@ class Network {
   std::shared_ptr<const NetworkWeights> weights_;
 };
 
-// The instruction set of the kernels this build selected: "avx512", "avx2", "neon" or "scalar".
+// The instruction set of the kernels this build selected: "avx512", "avx2", "sse2", "neon" or
+// "scalar".
 [[nodiscard]] std::string_view simd_kernel_name();
 
 }  // namespace tessera::eval::nnue
