@@ -45,7 +45,9 @@ struct TrainOptions {
   std::uint64_t seed = 1;
 };
 
-// AdamW: Adam with the weight decay applied to the weights directly (not to the biases).
+// AdamW: Adam with the weight decay applied to the weights directly (not to the biases). The
+// update is dense: a first-layer row that no position of the batch touched still moves by its
+// moments and decays, as in the dense optimiser, so sparsity changes only the gradient's cost.
 struct Adam {
   float beta1 = 0.9f;
   float beta2 = 0.999f;
