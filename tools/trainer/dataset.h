@@ -33,14 +33,15 @@ using eval::nnue::feature_index;
 [[nodiscard]] constexpr int black_feature(int white) { return ((white + 384) % 768) ^ 56; }
 
 struct Sample {
+  // No castling right remains, so the position reflected a-h is the same game.
+  static constexpr std::uint8_t kNoCastling = 1;
+
   std::array<std::uint16_t, kMaxFeatures> features{};  // white's perspective, `count` used
   std::int16_t score = 0;                              // centipawns, side to move's view
   std::uint8_t count = 0;
   std::uint8_t side_to_move = WHITE;
-  std::uint8_t result = 1;                        // side to move's: 0 loss, 1 draw, 2 win
-  std::uint8_t flags = 0;                         // kNoCastling
-  static constexpr std::uint8_t kNoCastling = 1;  // no castling right: the file mirror is
-                                                  // the same game
+  std::uint8_t result = 1;  // side to move's: 0 loss, 1 draw, 2 win
+  std::uint8_t flags = 0;   // kNoCastling
 };
 static_assert(sizeof(Sample) == 70);
 
