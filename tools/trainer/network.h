@@ -1,0 +1,96 @@
+// The float network that the trainer fits: (768 -> H) x 2 -> 1, one accumulator per
+// perspective, SCReLU, and the gradient of the loss of one position.
+//
+// Policy. All parameters live in one float vector so that the optimiser, the gradient and the
+// checkpoint treat them alike: the first layer's weights as 768 rows of H (row = input
+// feature), its H biases, the 2H output weights (side to move's accumulator first) and the
+// output bias. The network's output `out` is a score in units of `scale` centipawns; the loss
+// of a position is (sigmoid(out) - target)^2. Weights are kept inside the ranges that the
+// quantised file can represent (clip()), so that quantising never saturates.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "dataset.h"
+#include "eval/nnue/architecture.h"
+
+namespace tessera::trainer {
+
+// The quantised range: first layer times kQA in int16 (32 active features and the bias must
+// stay below 32767), output weights times kQB within +-127.
+inline constexpr int kQA = eval::nnue::kQA;
+inline constexpr int kQB = eval::nnue::kQB;
+inline constexpr float kMaxWeight1 = 1.98f;
+inline constexpr float kMaxWeight2 = float(eval::nnue::kMaxOutputWeight) / float(kQB);
+
+struct Network {
+  int hidden = 128;
+  std::vector<float> params;
+
+  Network() = default;
+  explicit Network(int hidden_size)
+      : hidden(hidden_size), params(std::size_t(parameter_count(hidden_size)), 0.0f) {}
+
+  [[nodiscard]] static std::size_t parameter_count(int h) {
+    return std::size_t(kInputs + 1 + 2) * std::size_t(h) + 1;
+  }
+  [[nodiscard]] std::size_t bias1_offset() const { return std::size_t(kInputs) * hidden; }
+  [[nodiscard]] std::size_t weight2_offset() const { return bias1_offset() + hidden; }
+  [[nodiscard]] std::size_t bias2_offset() const { return weight2_offset() + 2 * hidden; }
+
+  [[nodiscard]] const float* row(int feature) const {
+    return params.data() + std::size_t(feature) * hidden;
+  }
+  [[nodiscard]] const float* bias1() const { return params.data() + bias1_offset(); }
+  [[nodiscard]] const float* weight2() const { return params.data() + weight2_offset(); }
+  [[nodiscard]] float bias2() const { return params[bias2_offset()]; }
+};
+
+// Small random weights (uniform, scaled by the fan-in), the same for the same seed.
+[[nodiscard]] Network random_network(int hidden, std::uint64_t seed);
+
+// Clamps every weight into the range its quantised form can hold.
+void clip(Network& net);
+
+// Rounds the output weights to the nearest value that quantises exactly (a multiple of 1/QB).
+void round_output_weights(Network& net);
+
+// Per-thread buffers for evaluate() and add_gradient().
+struct Scratch {
+  std::vector<float> acc_white, acc_black, grad_white, grad_black;
+  explicit Scratch(int hidden)
+      : acc_white(std::size_t(hidden)),
+        acc_black(std::size_t(hidden)),
+        grad_white(std::size_t(hidden)),
+        grad_black(std::size_t(hidden)) {}
+};
+
+// The network's output for `s`, in units of the scale, from the side to move's view.
+[[nodiscard]] float evaluate(const Network& net, const Sample& s, Scratch& scratch);
+
+// A gradient in the network's layout. The first layer's rows are sparse: only the rows of
+// features that occurred are nonzero, listed in `rows`, which clear() zeroes again.
+struct Gradient {
+  std::vector<float> values;
+  std::vector<std::uint8_t> touched;  // per input feature
+  std::vector<std::uint16_t> rows;
+
+  explicit Gradient(int hidden)
+      : values(Network::parameter_count(hidden), 0.0f), touched(std::size_t(kInputs), 0) {}
+  void clear(int hidden);
+  // Adds `other` to this (the sum of two threads' gradients).
+  void add(const Gradient& other, int hidden);
+};
+
+// The blended target: lambda * result + (1 - lambda) * sigmoid(score / scale), side to move.
+[[nodiscard]] float target(const Sample& s, float lambda, float scale);
+
+// Adds `weight` times the gradient of (sigmoid(out) - target)^2 for `s`; returns that loss.
+double add_gradient(const Network& net, const Sample& s, float target_value, float weight,
+                    Gradient& grad, Scratch& scratch);
+
+[[nodiscard]] inline float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+
+}  // namespace tessera::trainer

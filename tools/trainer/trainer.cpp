@@ -1,0 +1,281 @@
+#include "trainer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <numbers>
+#include <numeric>
+#include <random>
+#include <thread>
+
+namespace tessera::trainer {
+
+namespace {
+
+// Runs fn(first, last, thread) over [0, count) split into `threads` contiguous parts, the
+// calling thread taking part 0.
+template <class Fn>
+void parallel_for(std::size_t count, int threads, Fn fn) {
+  const auto n = std::size_t(std::max(threads, 1));
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < n; ++t)
+    pool.emplace_back(fn, count * t / n, count * (t + 1) / n, int(t));
+  fn(std::size_t(0), count / n, 0);
+  for (auto& th : pool) th.join();
+}
+
+std::uint64_t epoch_seed(std::uint64_t seed, int epoch) {
+  std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + std::uint64_t(epoch);
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+// The checkpoint's header; the floats (weights, then Adam's m and v) and an FNV-1a checksum of
+// everything before it follow.
+struct CheckpointHeader {
+  std::array<char, 8> magic{};
+  std::uint32_t version = 1;
+  std::uint32_t hidden = 0;
+  std::uint32_t epoch = 0;
+  std::uint32_t reserved = 0;
+  std::uint64_t adam_step = 0;
+  std::uint64_t train_positions = 0;
+  std::uint64_t seed = 0;
+};
+static_assert(sizeof(CheckpointHeader) == 48);
+constexpr std::array<char, 8> kCheckpointMagic = {'T', 'E', 'S', 'S', 'C', 'K', 'P', 'T'};
+
+std::uint64_t fnv1a(const void* data, std::size_t size, std::uint64_t h) {
+  const auto* p = static_cast<const std::uint8_t*>(data);
+  for (std::size_t i = 0; i < size; ++i) h = (h ^ p[i]) * 0x100000001B3ull;
+  return h;
+}
+constexpr std::uint64_t kFnvBasis = 0xCBF29CE484222325ull;
+
+}  // namespace
+
+void Adam::update(Network& net, const Gradient& grad, float lr, float weight_decay,
+                  bool frozen_output) {
+  const std::size_t n = net.params.size();
+  if (m.size() != n) {
+    m.assign(n, 0.0f);
+    v.assign(n, 0.0f);
+  }
+  ++step;
+  const float c1 = 1.0f / (1.0f - std::pow(beta1, float(step)));
+  const float c2 = 1.0f / (1.0f - std::pow(beta2, float(step)));
+  const std::size_t bias1 = net.bias1_offset(), weight2 = net.weight2_offset(),
+                    bias2 = net.bias2_offset();
+  float* __restrict w = net.params.data();
+  float* __restrict mm = m.data();
+  float* __restrict vv = v.data();
+  const float* __restrict g = grad.values.data();
+  const auto range = [&](std::size_t first, std::size_t last, float decay) {
+    for (std::size_t i = first; i < last; ++i) {
+      mm[i] = beta1 * mm[i] + (1.0f - beta1) * g[i];
+      vv[i] = beta2 * vv[i] + (1.0f - beta2) * g[i] * g[i];
+      w[i] -= lr * (mm[i] * c1 / (std::sqrt(vv[i] * c2) + epsilon) + decay * w[i]);
+    }
+  };
+  range(0, bias1, weight_decay);
+  range(bias1, weight2, 0.0f);
+  if (!frozen_output) range(weight2, bias2, weight_decay);
+  range(bias2, n, 0.0f);
+  clip(net);
+}
+
+double mean_loss(const Network& net, const std::vector<Sample>& samples, float lambda, float scale,
+                 int threads) {
+  if (samples.empty()) return 0.0;
+  std::vector<double> partial(std::size_t(std::max(threads, 1)), 0.0);
+  parallel_for(samples.size(), threads, [&](std::size_t first, std::size_t last, int t) {
+    Scratch scratch(net.hidden);
+    double sum = 0;
+    for (std::size_t i = first; i < last; ++i) {
+      const float err =
+          sigmoid(evaluate(net, samples[i], scratch)) - target(samples[i], lambda, scale);
+      sum += double(err) * double(err);
+    }
+    partial[std::size_t(t)] = sum;
+  });
+  return std::accumulate(partial.begin(), partial.end(), 0.0) / double(samples.size());
+}
+
+Trainer::Trainer(const TrainOptions& options, const std::vector<Sample>& train)
+    : options_(options), train_(train), net_(random_network(options.hidden, options.seed)) {
+  for (int t = 0; t < std::max(options_.threads, 1); ++t) {
+    grads_.emplace_back(options_.hidden);
+    scratch_.emplace_back(options_.hidden);
+  }
+}
+
+float Trainer::learning_rate(double progress) const {
+  const double epochs = std::max(options_.epochs, 1);
+  switch (options_.schedule) {
+    case Schedule::Constant:
+      return options_.lr;
+    case Schedule::Step:
+      return float(
+          options_.lr *
+          std::pow(options_.gamma, std::floor(progress / std::max(options_.step_epochs, 1))));
+    case Schedule::Cosine: {
+      const double x = std::clamp(progress / epochs, 0.0, 1.0);
+      return float(options_.final_lr + (options_.lr - options_.final_lr) * 0.5 *
+                                           (1.0 + std::cos(std::numbers::pi * x)));
+    }
+  }
+  return options_.lr;
+}
+
+double Trainer::run_epoch(const std::function<void(const Progress&)>& report) {
+  const int epoch = epoch_ + 1;
+  const bool tuning = epoch > options_.epochs;
+  if (tuning) round_output_weights(net_);
+  std::vector<std::uint32_t> order(train_.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::mt19937_64 rng(epoch_seed(options_.seed, epoch));
+  std::shuffle(order.begin(), order.end(), rng);
+  const std::uint64_t flip_seed = epoch_seed(~options_.seed, epoch);
+
+  const auto start = std::chrono::steady_clock::now();
+  const auto batch = std::size_t(std::max(options_.batch, 1));
+  const int h = options_.hidden;
+  double loss_sum = 0;
+  std::vector<double> partial(grads_.size());
+  for (std::size_t first = 0; first < order.size(); first += batch) {
+    const std::size_t n = std::min(batch, order.size() - first);
+    const float weight = 1.0f / float(n);
+    parallel_for(n, int(grads_.size()), [&](std::size_t a, std::size_t b, int t) {
+      Gradient& g = grads_[std::size_t(t)];
+      Scratch& s = scratch_[std::size_t(t)];
+      const float lambda = options_.lambda, scale = options_.scale;
+      const bool mirror = options_.mirror;
+      double sum = 0;
+      for (std::size_t i = first + a; i < first + b; ++i) {
+        if (i + 4 < first + b) __builtin_prefetch(&train_[order[i + 4]]);
+        const Sample& sample = train_[order[i]];
+        const float t_value = target(sample, lambda, scale);
+        if (mirror && (sample.flags & Sample::kNoCastling) &&
+            (epoch_seed(flip_seed, int(order[i])) & 1))
+          sum += add_gradient(net_, mirrored(sample), t_value, weight, g, s);
+        else
+          sum += add_gradient(net_, sample, t_value, weight, g, s);
+      }
+      partial[std::size_t(t)] = sum;
+    });
+    for (std::size_t t = 1; t < grads_.size(); ++t) grads_[0].add(grads_[t], h);
+    const double done = double(first + n) / double(order.size());
+    const float lr = tuning ? options_.tune_lr : learning_rate(double(epoch_) + done);
+    adam_.update(net_, grads_[0], lr, options_.weight_decay, tuning);
+    last_lr_ = lr;
+    for (Gradient& g : grads_) g.clear(h);
+    loss_sum += std::accumulate(partial.begin(), partial.end(), 0.0);
+
+    if (report) {
+      Progress p;
+      p.epoch = epoch;
+      p.done = first + n;
+      p.total = order.size();
+      p.loss = loss_sum / double(p.done);
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      p.positions_per_second = seconds > 0 ? double(p.done) / seconds : 0;
+      const double left =
+          double(p.total - p.done) + double(std::max(options_.epochs - epoch, 0)) * double(p.total);
+      p.eta_seconds = p.positions_per_second > 0 ? left / p.positions_per_second : 0;
+      p.lr = lr;
+      report(p);
+    }
+  }
+  epoch_ = epoch;
+  return order.empty() ? 0.0 : loss_sum / double(order.size());
+}
+
+bool Trainer::save_checkpoint(const std::string& path, std::string& error) const {
+  CheckpointHeader header;
+  header.magic = kCheckpointMagic;
+  header.hidden = std::uint32_t(options_.hidden);
+  header.epoch = std::uint32_t(epoch_);
+  header.adam_step = adam_.step;
+  header.train_positions = train_.size();
+  header.seed = options_.seed;
+  const std::size_t n = net_.params.size();
+  const std::vector<float> zeros(adam_.m.empty() ? n : 0, 0.0f);
+  const std::vector<float>& m = adam_.m.empty() ? zeros : adam_.m;
+  const std::vector<float>& v = adam_.v.empty() ? zeros : adam_.v;
+  std::uint64_t sum = fnv1a(&header, sizeof header, kFnvBasis);
+  for (const auto* block : {&net_.params, &m, &v})
+    sum = fnv1a(block->data(), block->size() * sizeof(float), sum);
+
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(&header), sizeof header);
+    for (const auto* block : {&net_.params, &m, &v})
+      out.write(reinterpret_cast<const char*>(block->data()),
+                std::streamsize(block->size() * sizeof(float)));
+    out.write(reinterpret_cast<const char*>(&sum), sizeof sum);
+    if (!out) {
+      error = fmt::format("cannot write the checkpoint '{}'", tmp);
+      return false;
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    error = fmt::format("cannot rename '{}' to '{}': {}", tmp, path, ec.message());
+    return false;
+  }
+  return true;
+}
+
+bool Trainer::load_checkpoint(const std::string& path, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = fmt::format("cannot open the checkpoint '{}'", path);
+    return false;
+  }
+  CheckpointHeader header;
+  in.read(reinterpret_cast<char*>(&header), sizeof header);
+  if (!in || header.magic != kCheckpointMagic || header.version != 1) {
+    error = fmt::format("'{}' is not a tessera-train checkpoint", path);
+    return false;
+  }
+  if (int(header.hidden) != options_.hidden || header.train_positions != train_.size() ||
+      header.seed != options_.seed) {
+    error = fmt::format(
+        "the checkpoint '{}' was made with --hidden {}, {} training positions and --seed {}; "
+        "this run has {}, {} and {}",
+        path, header.hidden, header.train_positions, header.seed, options_.hidden, train_.size(),
+        options_.seed);
+    return false;
+  }
+  const std::size_t n = Network::parameter_count(options_.hidden);
+  std::vector<float> params(n), m(n), v(n);
+  std::uint64_t stored = 0;
+  for (auto* block : {&params, &m, &v})
+    in.read(reinterpret_cast<char*>(block->data()), std::streamsize(n * sizeof(float)));
+  in.read(reinterpret_cast<char*>(&stored), sizeof stored);
+  std::uint64_t sum = fnv1a(&header, sizeof header, kFnvBasis);
+  for (const auto* block : {&params, &m, &v})
+    sum = fnv1a(block->data(), block->size() * sizeof(float), sum);
+  if (!in || in.peek() != std::ifstream::traits_type::eof() || stored != sum) {
+    error = fmt::format("the checkpoint '{}' is truncated or damaged", path);
+    return false;
+  }
+  net_.params = std::move(params);
+  adam_.m = std::move(m);
+  adam_.v = std::move(v);
+  adam_.step = header.adam_step;
+  epoch_ = int(header.epoch);
+  return true;
+}
+
+}  // namespace tessera::trainer

@@ -1,0 +1,597 @@
+// The trainer's features must be the contract's, its gradient the loss's derivative, training
+// must lower the loss, the quantised network must score like the float one, the network must
+// not care which colour is which, a resumed run must end where an uninterrupted one does, and
+// bad input must be refused with a message.
+#include "trainer.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "core/movegen.h"
+#include "core/packed_position.h"
+#include "datagen/record_file.h"
+#include "dataset.h"
+#include "eval/nnue/accumulator.h"
+#include "eval/nnue/network.h"
+#include "eval/nnue/network_file.h"
+#include "network.h"
+#include "quantise.h"
+#include "temp_dir.h"
+
+namespace tessera::trainer {
+namespace {
+
+// Positions of random games from the start position.
+std::vector<Position> random_positions(int games, int plies, std::uint64_t seed) {
+  std::vector<Position> out;
+  std::mt19937_64 rng(seed);
+  for (int g = 0; g < games; ++g) {
+    Position pos = Position::startpos();
+    for (int ply = 0; ply < plies; ++ply) {
+      const MoveList<GenType::All> moves(pos);
+      if (moves.empty()) break;
+      pos.make_move(moves[rng() % moves.size()]);
+      out.push_back(pos);
+    }
+  }
+  return out;
+}
+
+// Material from the side to move's view, in centipawns: a target that the network can learn.
+int material(const Position& pos) {
+  constexpr int kValue[] = {100, 300, 300, 500, 900, 0};
+  int sum = 0;
+  for (int t = PAWN; t <= QUEEN; ++t)
+    sum += kValue[t] * (pos.count(WHITE, PieceType(t)) - pos.count(BLACK, PieceType(t)));
+  return pos.side_to_move() == WHITE ? sum : -sum;
+}
+
+std::vector<Sample> material_samples(int games, int plies, std::uint64_t seed) {
+  std::vector<Sample> out;
+  for (const Position& pos : random_positions(games, plies, seed)) {
+    Sample s = sample_from_position(pos);
+    s.score = std::int16_t(material(pos));
+    s.result = s.score > 0 ? 2 : s.score < 0 ? 0 : 1;
+    out.push_back(s);
+  }
+  return out;
+}
+
+// The loss of a network, in double precision, straight from the formulas of network.h, with
+// each perspective's features taken from the position rather than from black_feature().
+struct Reference {
+  int hidden;
+  std::vector<double> p;
+
+  double output(const Position& pos) const {
+    const auto h = std::size_t(hidden);
+    const Color stm = pos.side_to_move();
+    double out = p[(kInputs + 3) * h];
+    for (const Color view : {stm, ~stm}) {
+      std::vector<double> acc(p.begin() + std::ptrdiff_t(kInputs * h),
+                              p.begin() + std::ptrdiff_t((kInputs + 1) * h));
+      for (int sq = 0; sq < 64; ++sq) {
+        const Piece pc = pos.piece_on(Square(sq));
+        if (pc.is_none()) continue;
+        const auto f = std::size_t(feature_index(view, pc, Square(sq)));
+        for (std::size_t i = 0; i < h; ++i) acc[i] += p[f * h + i];
+      }
+      const std::size_t w = (kInputs + 1) * h + (view == stm ? 0 : h);
+      for (std::size_t i = 0; i < h; ++i) {
+        const double c = std::clamp(acc[i], 0.0, 1.0);
+        out += c * c * p[w + i];
+      }
+    }
+    return out;
+  }
+  double loss(const std::vector<Position>& positions, const std::vector<double>& targets) const {
+    double sum = 0;
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+      const double e = 1.0 / (1.0 + std::exp(-output(positions[i]))) - targets[i];
+      sum += e * e;
+    }
+    return sum / double(positions.size());
+  }
+};
+
+TEST(TrainerFeatures, BytesGiveThePositionsFeatures) {
+  for (const Position& pos : random_positions(20, 80, 7)) {
+    const Sample a = sample_from_packed(encode(pos));
+    const Sample b = sample_from_position(pos);
+    ASSERT_EQ(a.count, b.count) << pos.fen();
+    ASSERT_EQ(a.side_to_move, b.side_to_move) << pos.fen();
+    ASSERT_EQ(a.features, b.features) << pos.fen();
+  }
+}
+
+TEST(TrainerFeatures, BlackFeatureIsTheContractsIndex) {
+  for (int pc = 0; pc < kPieceCount; ++pc)
+    for (int sq = 0; sq < 64; ++sq) {
+      const Piece piece = Piece::from_index(pc);
+      EXPECT_EQ(black_feature(feature_index(WHITE, piece, Square(sq))),
+                feature_index(BLACK, piece, Square(sq)));
+    }
+  // The contract's examples: the white king on e1 and a black pawn on e7, from both sides.
+  EXPECT_EQ(feature_index(WHITE, Piece(WHITE, KING), Square(4)), 5 * 64 + 4);
+  EXPECT_EQ(feature_index(BLACK, Piece(WHITE, KING), Square(4)), 384 + 5 * 64 + 60);
+  EXPECT_EQ(feature_index(BLACK, Piece(BLACK, PAWN), Square(52)), 12);
+}
+
+TEST(TrainerFeatures, MirrorIsTheReflectedPosition) {
+  int mirrorable = 0;
+  for (const Position& pos : random_positions(20, 120, 8)) {
+    const PackedPosition packed = encode(pos);
+    const Sample s = sample_from_packed(packed);
+    ASSERT_EQ((s.flags & Sample::kNoCastling) != 0, !has_castling_rooks(packed)) << pos.fen();
+    if (has_castling_rooks(packed)) continue;
+    ++mirrorable;
+    Sample a = mirrored(s), b = sample_from_packed(mirror_files(packed));
+    std::sort(a.features.begin(), a.features.begin() + a.count);
+    std::sort(b.features.begin(), b.features.begin() + b.count);
+    ASSERT_EQ(a.features, b.features) << pos.fen();
+    ASSERT_EQ(a.side_to_move, b.side_to_move);
+  }
+  EXPECT_GT(mirrorable, 100);
+}
+
+TEST(TrainerFeatures, RecordIsTurnedToTheSideToMove) {
+  std::string error;
+  const Position pos = *Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1", false, error);
+  datagen::TrainingRecord r;
+  r.position = encode(pos);
+  r.score_white = 250;
+  r.result = datagen::GameResult::WhiteWins;
+  const Sample s = sample_from_record(r);
+  EXPECT_EQ(s.side_to_move, BLACK);
+  EXPECT_EQ(s.score, -250);
+  EXPECT_EQ(s.result, 0);
+}
+
+// The analytic gradient against central differences of the double-precision reference.
+void check_gradient(int hidden) {
+  const std::vector<Position> positions = random_positions(2, 12, 3);
+  std::vector<Sample> samples;
+  std::vector<double> targets;
+  for (const Position& pos : positions) {
+    samples.push_back(sample_from_position(pos));
+    targets.push_back(0.2 + 0.6 * double(samples.size() % 3) / 2.0);
+  }
+  Network net = random_network(hidden, 11);
+  // Spread the accumulators over both sides of the clamp's range.
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<float> wide(-0.3f, 0.3f);
+  for (std::size_t i = 0; i < net.weight2_offset(); ++i) net.params[i] = wide(rng);
+  for (std::size_t i = net.weight2_offset(); i < net.params.size(); ++i)
+    net.params[i] = 3.0f * wide(rng);
+
+  Gradient grad(hidden);
+  Scratch scratch(hidden);
+  for (std::size_t i = 0; i < samples.size(); ++i)
+    (void)add_gradient(net, samples[i], float(targets[i]), 1.0f / float(samples.size()), grad,
+                       scratch);
+
+  Reference ref{hidden, std::vector<double>(net.params.begin(), net.params.end())};
+  const auto h = std::size_t(hidden);
+  const std::size_t king_e1 = std::size_t(feature_index(WHITE, Piece(WHITE, KING), Square(4)));
+  const std::size_t black_queen_d8 =
+      std::size_t(feature_index(BLACK, Piece(BLACK, QUEEN), Square(59)));
+  std::vector<std::size_t> checked;
+  for (std::size_t i = 0; i < h; i += std::max<std::size_t>(1, h / 8)) {
+    checked.push_back(king_e1 * h + i);         // white's view of the white king on e1
+    checked.push_back(black_queen_d8 * h + i);  // black's view of its queen on d8
+    checked.push_back(net.bias1_offset() + i);
+    checked.push_back(net.weight2_offset() + i);
+    checked.push_back(net.weight2_offset() + h + i);
+  }
+  checked.push_back(net.bias2_offset());
+  int nonzero = 0;
+  for (const std::size_t i : checked) {
+    const double step = 2e-6;  // below the accumulators' distance from the clamp's corners
+    Reference up = ref, down = ref;
+    up.p[i] += step;
+    down.p[i] -= step;
+    const double numeric =
+        (up.loss(positions, targets) - down.loss(positions, targets)) / (2 * step);
+    EXPECT_NEAR(grad.values[i], numeric, 2e-5 + 2e-3 * std::abs(numeric)) << "parameter " << i;
+    nonzero += std::abs(numeric) > 1e-6;
+  }
+  EXPECT_GT(nonzero, int(checked.size()) / 2);  // the check is not one of zeros
+  // A white queen on a8 occurs in none of these positions: its row has no gradient.
+  const auto absent = std::size_t(feature_index(WHITE, Piece(WHITE, QUEEN), Square(56)));
+  for (std::size_t i = 0; i < h; ++i) EXPECT_EQ(grad.values[absent * h + i], 0.0f);
+  EXPECT_EQ(std::count(grad.rows.begin(), grad.rows.end(), std::uint16_t(absent)), 0);
+}
+
+TEST(TrainerGradient, MatchesFiniteDifferencesTinyNet) { check_gradient(8); }
+TEST(TrainerGradient, MatchesFiniteDifferencesFullWidth) { check_gradient(128); }
+
+TrainOptions small_options(int hidden, int threads) {
+  TrainOptions o;
+  o.hidden = hidden;
+  o.threads = threads;
+  o.batch = 256;
+  o.epochs = 4;
+  o.lr = 0.01f;
+  o.final_lr = 0.001f;
+  o.lambda = 0.0f;
+  o.seed = 9;
+  return o;
+}
+
+TEST(TrainerTraining, LowersTheLossOnSyntheticData) {
+  const std::vector<Sample> samples = material_samples(60, 100, 21);
+  ASSERT_GT(samples.size(), 5000u);
+  TrainOptions o = small_options(16, 2);
+  o.epochs = 6;
+  Trainer trainer(o, samples);
+  const double before = mean_loss(trainer.network(), samples, o.lambda, o.scale, 2);
+  double last_epoch = 0;
+  for (int e = 0; e < o.epochs; ++e) last_epoch = trainer.run_epoch();
+  const double after = mean_loss(trainer.network(), samples, o.lambda, o.scale, 2);
+  EXPECT_LT(after, before * 0.3) << "before " << before << ", after " << after;
+  EXPECT_LT(last_epoch, before * 0.5);
+}
+
+TEST(TrainerTraining, LearningRateSchedules) {
+  const std::vector<Sample> samples = material_samples(3, 40, 4);
+  TrainOptions o = small_options(8, 1);
+  o.epochs = 10;
+  o.lr = 0.01f;
+  o.final_lr = 0.001f;
+  Trainer cosine(o, samples);
+  EXPECT_FLOAT_EQ(cosine.learning_rate(0), 0.01f);
+  EXPECT_FLOAT_EQ(cosine.learning_rate(5), 0.0055f);
+  EXPECT_FLOAT_EQ(cosine.learning_rate(10), 0.001f);
+  o.schedule = Schedule::Step;
+  o.step_epochs = 4;
+  o.gamma = 0.5f;
+  Trainer step(o, samples);
+  EXPECT_FLOAT_EQ(step.learning_rate(3.9), 0.01f);
+  EXPECT_FLOAT_EQ(step.learning_rate(4.0), 0.005f);
+  EXPECT_FLOAT_EQ(step.learning_rate(9.5), 0.0025f);
+  // The last step of the last scheduled epoch is the schedule's, not the tuning epochs'.
+  o.schedule = Schedule::Cosine;
+  o.epochs = 1;
+  Trainer one(o, samples);
+  (void)one.run_epoch();
+  EXPECT_FLOAT_EQ(one.last_learning_rate(), 0.001f);
+}
+
+TEST(TrainerTraining, SameSeedAndThreadsGiveTheSameWeights) {
+  const std::vector<Sample> samples = material_samples(20, 60, 4);
+  TrainOptions o = small_options(8, 2);
+  o.mirror = true;
+  Trainer a(o, samples), b(o, samples);
+  for (int e = 0; e < 2; ++e) {
+    (void)a.run_epoch();
+    (void)b.run_epoch();
+  }
+  EXPECT_EQ(a.network().params, b.network().params);
+  TrainOptions other = o;
+  other.seed = 10;
+  Trainer c(other, samples);
+  (void)c.run_epoch();
+  (void)c.run_epoch();
+  EXPECT_NE(a.network().params, c.network().params);
+}
+
+TEST(TrainerTraining, ResumedRunEndsLikeAnUninterruptedOne) {
+  test::TempDir dir;
+  const std::vector<Sample> samples = material_samples(20, 60, 4);
+  TrainOptions o = small_options(8, 2);
+  o.mirror = true;
+  Trainer whole(o, samples);
+  for (int e = 0; e < o.epochs; ++e) (void)whole.run_epoch();
+
+  std::string error;
+  {
+    Trainer first(o, samples);
+    (void)first.run_epoch();
+    (void)first.run_epoch();
+    ASSERT_TRUE(first.save_checkpoint(dir.file("run.ckpt"), error)) << error;
+  }
+  Trainer second(o, samples);
+  ASSERT_TRUE(second.load_checkpoint(dir.file("run.ckpt"), error)) << error;
+  EXPECT_EQ(second.epochs_done(), 2);
+  while (second.epochs_done() < o.epochs) (void)second.run_epoch();
+  EXPECT_EQ(second.network().params, whole.network().params);
+}
+
+TEST(TrainerTraining, CheckpointRefusesOtherRunsAndDamage) {
+  test::TempDir dir;
+  const std::vector<Sample> samples = material_samples(5, 40, 4);
+  const TrainOptions o = small_options(8, 1);
+  Trainer t(o, samples);
+  (void)t.run_epoch();
+  std::string error;
+  ASSERT_TRUE(t.save_checkpoint(dir.file("a.ckpt"), error)) << error;
+
+  TrainOptions wider = o;
+  wider.hidden = 16;
+  Trainer w(wider, samples);
+  EXPECT_FALSE(w.load_checkpoint(dir.file("a.ckpt"), error));
+  EXPECT_NE(error.find("--hidden 8"), std::string::npos) << error;
+
+  // One flipped byte in the weights.
+  {
+    std::fstream f(dir.file("a.ckpt"), std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(100);
+    f.put('\x55');
+  }
+  Trainer u(o, samples);
+  EXPECT_FALSE(u.load_checkpoint(dir.file("a.ckpt"), error));
+  EXPECT_NE(error.find("damaged"), std::string::npos) << error;
+  EXPECT_FALSE(u.load_checkpoint(dir.file("none.ckpt"), error));
+  EXPECT_EQ(u.epochs_done(), 0);
+}
+
+// The integer forward pass of the contract, written out plainly: accumulators from the
+// position's pieces, SCReLU in integers, the division order of the engine.
+int integer_score(const QuantisedNetwork& q, const Position& pos) {
+  const auto h = std::size_t(q.hidden);
+  const Color stm = pos.side_to_move();
+  std::int64_t sum = 0;
+  for (const Color view : {stm, ~stm}) {
+    std::vector<std::int32_t> acc(q.ft_bias.begin(), q.ft_bias.end());
+    for (int sq = 0; sq < 64; ++sq) {
+      const Piece pc = pos.piece_on(Square(sq));
+      if (pc.is_none()) continue;
+      const auto f = std::size_t(feature_index(view, pc, Square(sq)));
+      for (std::size_t i = 0; i < h; ++i) acc[i] += q.ft_weights[f * h + i];
+    }
+    for (std::size_t i = 0; i < h; ++i) {
+      EXPECT_LE(std::abs(acc[i]), 32767);  // the engine's int16 accumulator does not wrap
+      const std::int64_t c = std::clamp(acc[i], 0, kQA);
+      sum += c * c * q.out_weights[(view == stm ? 0 : h) + i];
+    }
+  }
+  const std::int64_t value = sum / kQA + q.out_bias[0];
+  return int(value * q.scale / (kQA * kQB));
+}
+
+TEST(TrainerQuantise, IntegerScoresAreWithinAFewCentipawnsOfTheFloatNet) {
+  const std::vector<Sample> train = material_samples(60, 100, 21);
+  TrainOptions o = small_options(128, 2);
+  o.epochs = 2;
+  o.tune_epochs = 1;
+  Trainer trainer(o, train);
+  while (trainer.epochs_done() < trainer.total_epochs()) (void)trainer.run_epoch();
+  const QuantisedNetwork q = quantise(trainer.network(), 400);
+
+  const std::vector<Position> positions = random_positions(40, 100, 99);
+  ASSERT_GT(positions.size(), 3000u);
+  Scratch scratch(128);
+  double total = 0, signed_total = 0, worst = 0;
+  for (const Position& pos : positions) {
+    const Sample s = sample_from_position(pos);
+    const double cp = double(evaluate(trainer.network(), s, scratch)) * 400.0;
+    const int integer = integer_score(q, pos);
+    ASSERT_EQ(quantised_eval(q, s), integer) << pos.fen();
+    total += std::abs(cp - integer);
+    signed_total += integer - cp;
+    worst = std::max(worst, std::abs(cp - integer));
+  }
+  const double n = double(positions.size());
+  // The engine reads back what was written, and its inference scores as the trainer's does.
+  test::TempDir dir;
+  std::string error;
+  ASSERT_TRUE(write_network(q, dir.file("net.tnn"), error)) << error;
+  const auto read = eval::nnue::read_network_file(dir.file("net.tnn"), error);
+  ASSERT_TRUE(read) << error;
+  EXPECT_EQ(*read, q);
+  const auto engine_net = eval::nnue::Network::from_parameters(*read, error);
+  ASSERT_TRUE(engine_net) << error;
+  for (const Position& pos : positions) {
+    eval::nnue::Accumulator acc;
+    eval::nnue::refresh(*engine_net, pos, acc);
+    ASSERT_EQ(eval::nnue::evaluate(*engine_net, acc, pos.side_to_move()), integer_score(q, pos))
+        << pos.fen();
+  }
+  EXPECT_LT(total / n, 2.0);
+  EXPECT_LT(std::abs(signed_total / n), 1.0);  // truncation toward zero: no large offset
+  EXPECT_LT(worst, 8.0);
+}
+
+TEST(TrainerQuantise, TuningEpochsFreezeQuantisedOutputWeights) {
+  const std::vector<Sample> train = material_samples(10, 60, 3);
+  TrainOptions o = small_options(16, 2);
+  o.epochs = 1;
+  o.tune_epochs = 2;
+  Trainer trainer(o, train);
+  (void)trainer.run_epoch();
+  const Network& net = trainer.network();
+  const auto output = [&] {
+    return std::vector<float>(net.params.begin() + std::ptrdiff_t(net.weight2_offset()),
+                              net.params.begin() + std::ptrdiff_t(net.bias2_offset()));
+  };
+  const std::vector<float> first_layer_before(
+      net.params.begin(), net.params.begin() + std::ptrdiff_t(net.weight2_offset()));
+  (void)trainer.run_epoch();
+  EXPECT_FLOAT_EQ(trainer.last_learning_rate(), o.tune_lr);
+  const std::vector<float> tuned = output();
+  for (const float w : tuned) EXPECT_EQ(w * float(kQB), std::round(w * float(kQB)));
+  (void)trainer.run_epoch();
+  EXPECT_EQ(output(), tuned);
+  EXPECT_NE(std::vector<float>(net.params.begin(),
+                               net.params.begin() + std::ptrdiff_t(net.weight2_offset())),
+            first_layer_before);
+}
+
+TEST(TrainerQuantise, ClippedWeightsDoNotSaturate) {
+  Network net(8);
+  for (float& p : net.params) p = 100.0f;
+  clip(net);
+  const QuantisedNetwork q = quantise(net, 400);
+  EXPECT_EQ(q.ft_weights[0], std::int16_t(std::lround(kMaxWeight1 * kQA)));
+  EXPECT_EQ(q.out_weights[0], 127);
+  EXPECT_LT(kMaxWeight1 * kQA * (kMaxFeatures + 1), 32767.0f);
+}
+
+TEST(TrainerNetwork, ColourFlipScoresTheSame) {
+  const std::vector<Sample> train = material_samples(30, 80, 21);
+  Trainer trainer(small_options(32, 2), train);
+  (void)trainer.run_epoch();
+  Scratch scratch(32);
+  int checked = 0;
+  for (const Position& pos : random_positions(10, 80, 5)) {
+    const PackedPosition packed = encode(pos);
+    const Sample a = sample_from_packed(packed);
+    const Sample b = sample_from_packed(flip_colors(packed));
+    ASSERT_NE(a.side_to_move, b.side_to_move);
+    const float x = evaluate(trainer.network(), a, scratch);
+    const float y = evaluate(trainer.network(), b, scratch);
+    EXPECT_NEAR(x, y, 1e-5f) << pos.fen();
+    ++checked;
+  }
+  EXPECT_GT(checked, 500);
+}
+
+// A record file of random-game positions with material scores.
+void write_records(const std::string& path, int games) {
+  datagen::RecordWriter writer;
+  std::string error;
+  ASSERT_TRUE(writer.open(path, false, error)) << error;
+  std::mt19937_64 rng(1);
+  for (int g = 0; g < games; ++g) {
+    Position pos = Position::startpos();
+    for (int ply = 0; ply < 60; ++ply) {
+      const MoveList<GenType::All> moves(pos);
+      if (moves.empty()) break;
+      pos.make_move(moves[rng() % moves.size()]);
+      datagen::TrainingRecord r;
+      r.position = encode(pos);
+      const int m = material(pos);
+      r.score_white = std::int16_t(pos.side_to_move() == WHITE ? m : -m);
+      r.flags =
+          pos.in_check() ? datagen::TrainingRecord::kInCheck : datagen::TrainingRecord::kQuiet;
+      r.ply = std::uint16_t(ply + 1);
+      writer.write(r);
+    }
+    writer.flush();
+  }
+  ASSERT_TRUE(writer.close()) << writer.error();
+}
+
+TEST(TrainerData, LoaderFiltersAndSplitsByGame) {
+  test::TempDir dir;
+  write_records(dir.file("a.bin.zst"), 50);
+  LoadOptions options;
+  options.min_ply = 10;
+  options.max_score = 800;
+  options.validation = 0.2;
+  Dataset data;
+  LoadStats stats;
+  std::string error;
+  ASSERT_TRUE(load_file(dir.file("a.bin.zst"), options, data, stats, error)) << error;
+
+  // The same counts, straight from the records.
+  LoadStats expected;
+  datagen::RecordReader reader;
+  ASSERT_TRUE(reader.open(dir.file("a.bin.zst"), error)) << error;
+  datagen::TrainingRecord r;
+  while (reader.next(r)) {
+    ++expected.records;
+    if (r.in_check())
+      ++expected.in_check;
+    else if (r.ply < 10)
+      ++expected.early;
+    else if (std::abs(r.score_white) > 800)
+      ++expected.extreme;
+    else
+      ++expected.kept;
+  }
+  EXPECT_EQ(stats.games, 50u);
+  EXPECT_EQ(stats.records, expected.records);
+  EXPECT_EQ(stats.in_check, expected.in_check);
+  EXPECT_EQ(stats.early, expected.early);
+  EXPECT_EQ(stats.extreme, expected.extreme);
+  EXPECT_GT(stats.extreme, 0u);
+  EXPECT_EQ(stats.kept, expected.kept);
+  EXPECT_EQ(stats.kept, data.train.size() + data.validation.size());
+  EXPECT_GT(data.validation.size(), 0u);
+  EXPECT_GT(data.train.size(), 2 * data.validation.size());
+  for (const Sample& s : data.train) EXPECT_LE(std::abs(s.score), 800);
+}
+
+TEST(TrainerData, BadFilesAreRefused) {
+  test::TempDir dir;
+  Dataset data;
+  LoadStats stats;
+  std::string error;
+  EXPECT_FALSE(load_file(dir.file("missing.bin.zst"), {}, data, stats, error));
+  EXPECT_NE(error.find("missing.bin.zst"), std::string::npos) << error;
+  std::ofstream(dir.file("text.bin.zst")) << "not a record file\n";
+  error.clear();
+  EXPECT_FALSE(load_file(dir.file("text.bin.zst"), {}, data, stats, error));
+  EXPECT_FALSE(error.empty());
+}
+
+// Runs the command line with `args`, returning its exit code and what it wrote to stderr.
+int run(std::vector<std::string> args, std::string& err) {
+  args.insert(args.begin(), "tessera-train");
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  ::testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStdout();
+  const int code = run_cli(int(argv.size()), argv.data());
+  (void)::testing::internal::GetCapturedStdout();
+  err = ::testing::internal::GetCapturedStderr();
+  return code;
+}
+
+TEST(TrainerCli, BadInputFailsWithAMessage) {
+  test::TempDir dir;
+  write_records(dir.file("a.bin.zst"), 10);
+  const std::string data = dir.file("a.bin.zst"), out = dir.file("net.tnn");
+  std::string err;
+  EXPECT_EQ(run({"--data", dir.file("none.bin.zst"), "--output", out}, err), 1);
+  EXPECT_NE(err.find("error: cannot open"), std::string::npos) << err;
+  EXPECT_EQ(run({"--data", data, "--output", out, "--min-ply", "1000"}, err), 1);
+  EXPECT_NE(err.find("error: no training positions"), std::string::npos) << err;
+  EXPECT_EQ(run({"--output", out}, err), 2);
+  EXPECT_NE(err.find("error: need at least one --data"), std::string::npos) << err;
+  EXPECT_EQ(run({"--data", data}, err), 2);
+  EXPECT_NE(err.find("error: need --output"), std::string::npos) << err;
+  for (const auto& [flag, value] :
+       std::vector<std::pair<std::string, std::string>>{{"--hidden", "abc"},
+                                                        {"--hidden", "0"},
+                                                        {"--wdl", "1.5"},
+                                                        {"--lr", "-1"},
+                                                        {"--threads", "2x"},
+                                                        {"--validation", "1"},
+                                                        {"--lr-schedule", "linear"}}) {
+    EXPECT_EQ(run({"--data", data, "--output", out, flag, value}, err), 2) << flag << value;
+    EXPECT_NE(err.find("error: " + flag), std::string::npos) << err;
+  }
+  EXPECT_EQ(run({"--data", data, "--output", out, "--resume", dir.file("none.ckpt")}, err), 1);
+  EXPECT_NE(err.find("error: cannot open the checkpoint"), std::string::npos) << err;
+  EXPECT_EQ(run({"--data", data, "--output", out, "--epochs"}, err), 2);
+  EXPECT_NE(err.find("error: "), std::string::npos) << err;
+}
+
+TEST(TrainerCli, TrainsAndWritesTheNetwork) {
+  test::TempDir dir;
+  write_records(dir.file("a.bin.zst"), 30);
+  const std::string out = dir.file("net.tnn");
+  std::string err;
+  ASSERT_EQ(run({"--data", dir.file("a.bin.zst"), "--output", out, "--epochs", "2", "--hidden",
+                 "128", "--batch", "512", "--progress", "0", "--scale", "300"},
+                err),
+            0)
+      << err;
+  const auto net = eval::nnue::read_network_file(out, err);
+  ASSERT_TRUE(net) << err;
+  EXPECT_EQ(net->hidden, 128u);
+  EXPECT_EQ(net->scale, 300);
+  EXPECT_TRUE(std::ifstream(out + ".ckpt").good());
+}
+
+}  // namespace
+}  // namespace tessera::trainer
