@@ -1,6 +1,7 @@
 #include "engine/engine.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <memory>
 #include <random>
@@ -13,6 +14,11 @@
 #include "search/tt.h"
 
 namespace tessera {
+
+std::string lowercase_promotion(std::string move) {
+  if (move.size() == 5) move[4] = char(std::tolower(static_cast<unsigned char>(move[4])));
+  return move;
+}
 
 struct Engine::Impl {
   explicit Impl(EngineCallbacks cb) : callbacks(std::move(cb)) {}
@@ -40,6 +46,7 @@ struct Engine::Impl {
   std::mt19937_64 book_rng{random_seed()};
 
   bool limit_strength = false;
+  bool search_weakened = false;  // the running (or last) search is strength-limited
   StrengthLimit strength;
   std::mt19937_64 strength_rng{random_seed()};
 
@@ -135,7 +142,7 @@ std::string Engine::set_position(const std::string& fen, const std::vector<std::
   // Play the moves; the first illegal one ends the list, the moves before it stay played.
   std::string error;
   for (const std::string& text : moves) {
-    const Move m = pos->parse_uci_move(text);
+    const Move m = pos->parse_uci_move(lowercase_promotion(text));
     if (!m) {
       error = "illegal move '" + text + "' in position " + pos->fen() + "; moves after it ignored";
       break;
@@ -173,7 +180,8 @@ void Engine::go(const SearchLimits& limits) {
     }
   }
   Impl& e = *impl_;
-  if (!e.weakened(limits)) {
+  e.search_weakened = e.weakened(limits);
+  if (!e.search_weakened) {
     e.pool.start(e.position, limits, e.config(true), e.callbacks, e.position.game_ply());
     return;
   }
@@ -233,7 +241,14 @@ void Engine::clear_hash() {
   impl_->tt.clear();
 }
 
-void Engine::set_multipv(int n) { impl_->multipv = std::clamp(n, 1, kMaxMoves); }
+void Engine::set_multipv(int n) {
+  Impl& e = *impl_;
+  e.multipv = std::clamp(n, 1, kMaxMoves);
+  // A weakened search keeps the candidates it chooses among, whatever is shown.
+  if (searching())
+    e.pool.set_multipv(e.search_weakened ? std::max(e.multipv, StrengthLimit::candidates())
+                                         : e.multipv);
+}
 
 void Engine::set_move_overhead_ms(int ms) { impl_->move_overhead_ms = std::max(ms, 0); }
 

@@ -62,7 +62,14 @@ struct EngineCallbacks {
   std::function<void(Move best, Move ponder)> on_bestmove;
   // Free text for the GUI (`info string ...`): warnings, errors.
   std::function<void(const std::string&)> on_message;
+  // The root move about to be searched at `depth`, `number` counting from 1; sent only once a
+  // search has run for a few seconds (GUIs show it in long analyses). May be left empty.
+  std::function<void(int depth, Move move, int number)> on_current_move = nullptr;
 };
+
+// UCI writes promotions in lower case (`e7e8q`); some GUIs and scripts send `e7e8Q`, which
+// Stockfish accepts too. Returns `move` with a fifth (promotion) letter in lower case.
+[[nodiscard]] std::string lowercase_promotion(std::string move);
 
 class Engine {
  public:
@@ -92,6 +99,7 @@ class Engine {
   // Collision mode for stress tests (see TranspositionTable::set_key_bits): 1..16 folds every
   // hash key onto 2^bits values, 0 restores full keys; anything else is refused.
   [[nodiscard]] std::string set_hash_key_bits(int bits);
+  // MultiPV takes effect at once: a running search uses it from its next iteration.
   void set_multipv(int n);
   void set_move_overhead_ms(int ms);
   void set_chess960(bool on);
