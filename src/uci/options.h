@@ -33,6 +33,8 @@ enum class OptionId {
   SyzygyProbeLimit,
   LimitStrength,
   Elo,
+  ShowWDL,
+  AnalyseMode,
 };
 enum class OptionType { Spin, Check, Button, String };
 
@@ -50,7 +52,7 @@ inline constexpr long long kMaxHashMb = 1 << 20;  // 1 TiB: more than any machin
 
 // Threads first: fastchess resends options in this order before each game, and a thread
 // change is the one that may reallocate per-thread tables.
-inline constexpr std::array<OptionSpec, 17> kOptions = {{
+inline constexpr std::array<OptionSpec, 19> kOptions = {{
     {OptionId::Threads, "Threads", OptionType::Spin, 1, 1, 256},
     {OptionId::Hash, "Hash", OptionType::Spin, 16, 1, kMaxHashMb},
     {OptionId::ClearHash, "Clear Hash", OptionType::Button},
@@ -71,7 +73,29 @@ inline constexpr std::array<OptionSpec, 17> kOptions = {{
     {OptionId::LimitStrength, "UCI_LimitStrength", OptionType::Check, 0, 0, 1},
     // The default is the top of the range, which is full strength even with the limit on.
     {OptionId::Elo, "UCI_Elo", OptionType::Spin, 3000, 1320, 3000},
+    {OptionId::ShowWDL, "UCI_ShowWDL", OptionType::Check, 0, 0, 1},
+    // GUIs send it before an analysis; Tessera searches alike either way.
+    {OptionId::AnalyseMode, "UCI_AnalyseMode", OptionType::Check, 0, 0, 1},
 }};
+
+// Whether the option may change while a search runs. These touch nothing the running search
+// depends on, or only what it reads afresh each iteration (MultiPV); the others (table sizes,
+// threads, files, variants, strength, tablebase probing) are refused until the search ends.
+[[nodiscard]] constexpr bool changes_during_search(OptionId id) {
+  switch (id) {
+    case OptionId::MultiPV:
+    case OptionId::Ponder:
+    case OptionId::MoveOverhead:
+    case OptionId::OwnBook:
+    case OptionId::BookBestMove:
+    case OptionId::BookDepth:
+    case OptionId::ShowWDL:
+    case OptionId::AnalyseMode:
+      return true;
+    default:
+      return false;
+  }
+}
 
 // The position of the option `id` in kOptions.
 [[nodiscard]] constexpr std::size_t option_index(OptionId id) {

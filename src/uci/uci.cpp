@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <istream>
 #include <mutex>
@@ -81,6 +82,12 @@ class Session {
 
   void on_info(const SearchInfo& info);
   void on_bestmove(Move best, Move ponder);
+  void on_current_move(int depth, Move move, int number);
+  // A search runs and has not answered yet: its bestmove may still come. (The Engine counts
+  // itself searching a moment longer, until its thread has wound down after the bestmove.)
+  [[nodiscard]] bool awaiting_bestmove() const {
+    return engine_.searching() && !bestmove_sent_.load(std::memory_order_acquire);
+  }
 
   Output out_;
   // The position of the running (or last) search, for move notation in callbacks. Written by
@@ -90,6 +97,8 @@ class Session {
   SearchLimits limits_;  // the running search's limits (reading thread only)
   bool quit_ = false;
   bool handshake_seen_ = false;
+  std::atomic<bool> bestmove_sent_{true};  // set by the search thread
+  std::atomic<bool> show_wdl_{false};      // UCI_ShowWDL, read by the search thread
   std::array<long long, kOptions.size()> option_values_{};  // as last applied
   // String options as last applied: BookFile and SyzygyPath as last loaded, "" when that
   // failed, so that the same value sent again is retried.
@@ -120,6 +129,7 @@ Session::Session(std::ostream& out)
           [this](const SearchInfo& info) { on_info(info); },
           [this](Move best, Move ponder) { on_bestmove(best, ponder); },
           [this](const std::string& message) { info_string(message); },
+          [this](int depth, Move move, int number) { on_current_move(depth, move, number); },
       }) {
   apply_defaults();
 }
@@ -197,7 +207,12 @@ void Session::cmd_setoption(const Words& words) {
   if (spec->type == OptionType::String ? value.text == option_texts_[index]
                                        : spec->type != OptionType::Button && value.value == current)
     return;
-  ensure_idle();
+  // The protocol has GUIs set options between searches; an analysis GUI changing MultiPV or
+  // UCI_ShowWDL is the exception worth serving without ending the search.
+  if (awaiting_bestmove() && !changes_during_search(spec->id))
+    return report_error(
+        fmt::format("option '{}' cannot change during a search; send it after stop", spec->name));
+  if (!changes_during_search(spec->id)) ensure_idle();
   if (const std::string error = apply_option(*spec, value); !error.empty())
     return report_error(error);
   current = value.value;
@@ -240,6 +255,7 @@ void Session::cmd_go(const Words& words) {
     root_ = position;
   }
   limits_ = go.limits;
+  bestmove_sent_.store(false, std::memory_order_release);
   engine_.go(go.limits);
 }
 
@@ -348,6 +364,11 @@ std::string Session::apply_option(const OptionSpec& spec, const OptionValue& opt
       break;
     case OptionId::Elo:
       return engine_.set_elo(int(value));
+    case OptionId::ShowWDL:
+      show_wdl_.store(value != 0, std::memory_order_relaxed);
+      break;
+    case OptionId::AnalyseMode:
+      break;
   }
   return {};
 }
@@ -375,7 +396,7 @@ std::string Session::apply_syzygy_path(const std::string& paths) {
 // waits, so a GUI that skipped `stop` gets it implied (with its one bestmove).
 void Session::ensure_idle() {
   if (!engine_.searching()) return;
-  if (is_unbounded(limits_)) {
+  if (is_unbounded(limits_) && awaiting_bestmove()) {
     info_string("stopping the running search first");
     engine_.stop();
   }
@@ -401,7 +422,16 @@ void Session::on_info(const SearchInfo& info) {
   std::string line;
   {
     const std::lock_guard lock(root_mutex_);
-    line = format_info(info, root_);
+    line = format_info(info, root_, show_wdl_.load(std::memory_order_relaxed));
+  }
+  out_.line(line);
+}
+
+void Session::on_current_move(int depth, Move move, int number) {
+  std::string line;
+  {
+    const std::lock_guard lock(root_mutex_);
+    line = format_current_move(depth, move, number, root_);
   }
   out_.line(line);
 }
@@ -412,6 +442,8 @@ void Session::on_bestmove(Move best, Move ponder) {
     const std::lock_guard lock(root_mutex_);
     line = format_bestmove(best, ponder, root_);
   }
+  // Before the line: a GUI may answer the bestmove at once (with a setoption, say).
+  bestmove_sent_.store(true, std::memory_order_release);
   out_.line(line);
 }
 
