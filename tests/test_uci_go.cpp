@@ -194,5 +194,33 @@ TEST(UciGo, ShowWdlGivesWellFormedPerMille) {
   EXPECT_EQ(mating, (std::vector<int>{1000, 0, 0}));
 }
 
+// Kh5 is forced, then Rh3 mates: a quiet mate in one that late-move pruning must not skip.
+// Before the mate is in sight, the lone king's position is clearly lost but on the scale of
+// ordinary scores (under 35 pawns), which GUIs plot sensibly.
+TEST(UciGo, ShortMateInAWonEndingIsFoundAtLowDepth) {
+  Uci uci;
+  uci.handshake();
+  uci.send("position fen 8/8/8/8/4bk1K/6r1/8/8 w - - 0 1");
+  std::vector<std::string> lines;
+  (void)uci.search("go depth 3", &lines);
+  bool mate_by_depth_2 = false;
+  for (const std::string& line : lines) {
+    if (!is_search_info(line)) continue;
+    const Words w = split_words(line);
+    const std::size_t at = uci::find_word(w, "score");
+    ASSERT_LT(at + 2, w.size()) << line;
+    const int depth = std::stoi(field(line, "depth").value());
+    if (w[at + 1] == "mate") {
+      EXPECT_EQ(w[at + 2], "-1") << line;
+      mate_by_depth_2 = mate_by_depth_2 || depth <= 2;
+    } else {
+      const int cp = std::stoi(w[at + 2]);
+      EXPECT_LT(cp, -600) << line;
+      EXPECT_GT(cp, -3500) << line;
+    }
+  }
+  EXPECT_TRUE(mate_by_depth_2);
+}
+
 }  // namespace
 }  // namespace tessera
