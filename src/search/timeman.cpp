@@ -16,8 +16,8 @@ constexpr std::int64_t kMinimumMs = 1;
 // clock lives on. A clock below it gets the minimal search, so that the increments can build
 // the clock up again: a move that spends less than its increment can be afforded forever.
 [[nodiscard]] std::int64_t reserve_ms(std::int64_t left, std::int64_t inc) {
-  constexpr std::int64_t kSchedulingMs = 30;
-  return std::min(left - kMinimumMs, kSchedulingMs + 2 * inc);
+  constexpr std::int64_t kSchedulingMs = 50;
+  return std::min(left - kMinimumMs, kSchedulingMs + 4 * inc);
 }
 }  // namespace
 

@@ -3,7 +3,7 @@
 // Policy. Two budgets come out of the clock: the optimum (soft) time, checked between
 // iterations and scaled there by how stable the best move and score are, and the maximum (hard)
 // time, checked inside the search every few hundred nodes. The move overhead is taken off the
-// clock before anything else, then a reserve for scheduling delays (30 ms plus two increments;
+// clock before anything else, then a reserve for scheduling delays (50 ms plus four increments;
 // a clock below that gets the minimal search), and both budgets are clamped to a small
 // positive minimum, so a tiny, zero or negative clock still yields a quick legal move instead
 // of a loss on time. With `movetime` both budgets are that time less the overhead, and only the
