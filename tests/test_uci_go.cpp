@@ -194,6 +194,29 @@ TEST(UciGo, ShowWdlGivesWellFormedPerMille) {
   EXPECT_EQ(mating, (std::vector<int>{1000, 0, 0}));
 }
 
+// Long analyses announce the root move being searched (after 3 s, as Stockfish does).
+TEST(UciGo, LongAnalysisShowsCurrmove) {
+  Uci uci;
+  uci.handshake();
+  uci.send("position startpos moves e2e4");
+  uci.send("go infinite");
+  const auto reply = uci.process().read_until(
+      [](const std::string& l) { return field(l, "currmove").has_value() || is_bestmove(l); },
+      kAnswer);
+  ASSERT_TRUE(reply.found);
+  const std::string& line = reply.lines.back();
+  const Words w = split_words(line);
+  ASSERT_EQ(w.size(), 7u) << line;
+  EXPECT_EQ(w[1], "depth");
+  EXPECT_TRUE(uci::parse_int(w[2])) << line;
+  EXPECT_FALSE(position_after(Position::kStartFen, {"e2e4"}).parse_uci_move(w[4]).is_none())
+      << line;
+  EXPECT_EQ(w[5], "currmovenumber");
+  EXPECT_GE(uci::parse_int(w[6]).value_or(0), 1) << line;
+  uci.send("stop");
+  EXPECT_EQ(count_if_line(uci.until_bestmove(), is_bestmove), 1u);
+}
+
 // Kh5 is forced, then Rh3 mates: a quiet mate in one that late-move pruning must not skip.
 // Before the mate is in sight, the lone king's position is clearly lost but on the scale of
 // ordinary scores (under 35 pawns), which GUIs plot sensibly.
