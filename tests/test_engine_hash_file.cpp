@@ -74,7 +74,7 @@ TEST(EngineHashFile, ALoadedTableMakesTheSameAnalysisMuchCheaper) {
   EXPECT_EQ(first.depth, kDepth);
   EXPECT_EQ(second.depth, kDepth);
   EXPECT_EQ(second.best, first.best);
-  EXPECT_LT(second.nodes * 2, first.nodes);
+  EXPECT_LT(second.nodes * 3, first.nodes * 2);  // at least a third fewer
 }
 
 TEST(EngineHashFile, ATableOfAnotherSizeIsRehashedAndStillHelps) {
@@ -101,7 +101,7 @@ TEST(EngineHashFile, ATableOfAnotherSizeIsRehashedAndStillHelps) {
             << second.nodes << " after loading into 8 MB\n";
   EXPECT_EQ(second.depth, kDepth);
   EXPECT_EQ(second.best, first.best);
-  EXPECT_LT(second.nodes * 2, first.nodes);
+  EXPECT_LT(second.nodes * 3, first.nodes * 2);  // at least a third fewer
 }
 
 TEST(EngineHashFile, NeverClearHashKeepsTheTableOverANewGame) {

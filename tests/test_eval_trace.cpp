@@ -2,6 +2,7 @@
 // mirrored, colours and side to move swapped) score the same for the side to move. Checked over
 // thousands of positions: the perft suites and the positions of random games from them. The
 // term-by-term trace behind the `eval` command must add up to what evaluate() returns.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,7 +11,9 @@
 
 #include "core/movegen.h"
 #include "core/packed_position.h"
+#include "engine/engine.h"
 #include "eval/evaluate.h"
+#include "eval/nnue/trace.h"
 #include "eval/weights.h"
 #include "test_core_support.h"
 #include "uci/eval_report.h"
@@ -81,7 +84,7 @@ TEST(Evaluation, TraceAddsUpToTheEvaluation) {
 
 TEST(Evaluation, ReportNamesEveryTermAndTheResult) {
   const Position pos = test::parse("r3k3/8/8/8/8/8/3P4/R2QK3 b - - 0 1");
-  const auto lines = uci::eval_report(pos);
+  const auto lines = uci::eval_report(Engine(EngineCallbacks{}), pos);
   const EvalTrace t = evaluate_traced(pos);
   for (const EvalTerm& term : t.terms) {
     bool found = false;
@@ -96,7 +99,7 @@ TEST(Evaluation, ReportNamesEveryTermAndTheResult) {
 
 TEST(Evaluation, ReportNamesTheSpecialisedEndgame) {
   const Position pos = test::parse("8/8/8/4k3/8/8/8/R3K3 b - - 0 1");
-  const auto lines = uci::eval_report(pos);
+  const auto lines = uci::eval_report(Engine(EngineCallbacks{}), pos);
   ASSERT_FALSE(lines.empty());
   EXPECT_NE(lines.front().find("KXK"), std::string::npos) << lines.front();
   EXPECT_NE(lines.back().find(std::to_string(evaluate(pos)) + " cp"), std::string::npos);
@@ -206,6 +209,38 @@ TEST(Evaluation, DrawishMaterialIsScaled) {
   EXPECT_LT(std::abs(t.scaled), std::abs(t.tapered));
   // A knight alone cannot win.
   EXPECT_EQ(evaluate(test::parse("4k3/8/8/8/8/8/8/3NK3 w - - 0 1")), 0);
+}
+
+TEST(Evaluation, ReportShowsTheNetworkAndWhichEvaluationPlays) {
+  const Position pos = test::parse("r3k3/8/8/8/8/8/3P4/R2QK3 b - - 0 1");
+  Engine engine(EngineCallbacks{});
+  const auto net = engine.network_trace(pos);
+  ASSERT_TRUE(net.has_value());
+  engine.set_use_network(true);
+  const auto lines = uci::eval_report(engine, pos);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_NE(lines.back().find(fmt::format("{:+} cp", net->score)), std::string::npos)
+      << lines.back();
+  EXPECT_NE(lines.back().find("network"), std::string::npos) << lines.back();
+  // Every piece but the kings has a value, and the white queen's is on the board.
+  EXPECT_TRUE(net->piece_value[test::sq("d1").index()].has_value());
+  EXPECT_FALSE(net->piece_value[test::sq("e1").index()].has_value());
+  const std::string queen_value = fmt::format("{:^+6}", *net->piece_value[test::sq("d1").index()]);
+  EXPECT_TRUE(std::any_of(lines.begin(), lines.end(), [&](const std::string& l) {
+    return l.find(queen_value) != std::string::npos;
+  }));
+  engine.set_use_network(false);
+  EXPECT_NE(uci::eval_report(engine, pos).back().find("hand-crafted"), std::string::npos);
+}
+
+TEST(Evaluation, ReportSaysWhenTheGameIsOver) {
+  const Engine engine(EngineCallbacks{});
+  const auto mate = uci::eval_report(engine, test::parse("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"));
+  ASSERT_EQ(mate.size(), 1u);
+  EXPECT_NE(mate[0].find("checkmate: white wins"), std::string::npos) << mate[0];
+  const auto stalemate = uci::eval_report(engine, test::parse("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"));
+  ASSERT_EQ(stalemate.size(), 1u);
+  EXPECT_NE(stalemate[0].find("stalemate"), std::string::npos) << stalemate[0];
 }
 
 }  // namespace

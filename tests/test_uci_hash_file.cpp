@@ -126,7 +126,7 @@ TEST(UciHashFile, ASavedAnalysisIsCheaperInTheNextProcess) {
   EXPECT_EQ(first.depth, 14);
   EXPECT_EQ(second.depth, 14);
   EXPECT_EQ(second.best, first.best);
-  EXPECT_LT(second.nodes * 2, first.nodes);
+  EXPECT_LT(second.nodes * 3, first.nodes * 2);  // at least a third fewer
 }
 
 TEST(UciHashFile, BadFilesAreRefusedAndTheEngineGoesOn) {

@@ -12,6 +12,7 @@
 #include "uci/info.h"
 #include "uci/options.h"
 #include "uci/tokens.h"
+#include "uci/wdl.h"
 
 namespace tessera::uci {
 namespace {
@@ -66,11 +67,67 @@ TEST(UciText, GoReportsBadParametersAndKeepsTheRest) {
   EXPECT_EQ(go.limits.depth, 0);
 
   go = parse_go(split_words("go searchmoves e2e5 e2e4 e2e4 depth 0"), pos);
-  EXPECT_EQ(go.errors.size(), 2u);  // e2e5 illegal, depth 0 out of range
+  // e2e5 illegal, depth 0 out of range, and so no limit left: the fallback depth is named
+  EXPECT_EQ(go.errors.size(), 3u);
   EXPECT_EQ(go.limits.searchmoves.size(), 1u);
+  EXPECT_EQ(go.limits.depth, kFallbackDepth);
 
   go = parse_go(split_words("go movetime 0"), pos);
   EXPECT_EQ(go.limits.movetime, 1);  // "0" still asks for a move now, not for no limit
+}
+
+// A bad value never leaves a search without limit: with nothing valid left it is minimal,
+// and what was valid is kept. `nodes 0` is an error, not "no node limit".
+TEST(UciText, GoWithOnlyBadValuesSearchesMinimally) {
+  const Position pos = Position::startpos();
+  for (const char* text : {"go depth abc", "go depth 0", "go wtime abc", "go foo", "go nodes 0",
+                           "go movetime", "go mate 2 depth x"}) {
+    const GoCommand go = parse_go(split_words(text), pos);
+    EXPECT_GE(go.errors.size(), 2u) << text;  // the bad value, then the fallback
+    EXPECT_EQ(go.limits.depth, kFallbackDepth) << text;
+    EXPECT_EQ(go.limits.nodes, 0u) << text;
+    EXPECT_FALSE(is_unbounded(go.limits)) << text;
+  }
+  GoCommand go = parse_go(split_words("go nodes 0 wtime 500"), pos);
+  EXPECT_EQ(go.errors.size(), 1u);
+  EXPECT_EQ(go.limits.depth, 0);
+  EXPECT_EQ(go.limits.time[WHITE], 500);
+  // Analysis stays analysis, and a plain `go` without parameters is no error.
+  go = parse_go(split_words("go infinite depth abc"), pos);
+  EXPECT_EQ(go.errors.size(), 1u);
+  EXPECT_TRUE(go.limits.infinite);
+  EXPECT_EQ(go.limits.depth, 0);
+  EXPECT_TRUE(parse_go(split_words("go"), pos).errors.empty());
+}
+
+TEST(UciText, GoSearchmovesAcceptsUppercasePromotions) {
+  std::string error;
+  const auto pos = Position::from_fen("8/4P3/8/8/8/8/k7/7K w - - 0 1", false, error);
+  ASSERT_TRUE(pos) << error;
+  const GoCommand go = parse_go(split_words("go depth 1 searchmoves e7e8Q e7e8n"), *pos);
+  EXPECT_TRUE(go.errors.empty());
+  ASSERT_EQ(go.limits.searchmoves.size(), 2u);
+  EXPECT_EQ(pos->move_to_uci(go.limits.searchmoves[0]), "e7e8q");
+}
+
+// The model behind UCI_ShowWDL: per mille adding up to 1000, symmetric between the sides, a win
+// likelier and a loss rarer as the score rises, and a score meaning more with less material.
+TEST(UciText, WdlModelIsAConsistentCurve) {
+  int previous_win = -1;
+  for (int score = -3000; score <= 3000; score += 25) {
+    const WdlPerMille w = wdl_per_mille(kWdlModel, score, 40);
+    const WdlPerMille mirrored = wdl_per_mille(kWdlModel, -score, 40);
+    EXPECT_EQ(w.win + w.draw + w.loss, 1000) << score;
+    EXPECT_GE(w.draw, 0) << score;
+    EXPECT_EQ(w.win, mirrored.loss) << score;
+    EXPECT_GE(w.win, previous_win) << score;
+    previous_win = w.win;
+  }
+  EXPECT_GT(wdl_per_mille(kWdlModel, 3000, 40).win, 990);
+  EXPECT_EQ(wdl_per_mille(kWdlModel, 0, 78).win, wdl_per_mille(kWdlModel, 0, 78).loss);
+  EXPECT_GT(wdl_per_mille(kWdlModel, 150, 78).win, 500);  // a pawn and a half wins, usually
+  EXPECT_LT(wdl_per_mille(kWdlModel, 150, 10).win, wdl_per_mille(kWdlModel, 150, 78).win);
+  EXPECT_EQ(wdl_material(Position::startpos()), 78);
 }
 
 TEST(UciText, GoPerftAndBoundedness) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cxxopts.hpp>
 #include <iostream>
 #include <optional>
@@ -16,6 +17,8 @@
 #include "cli/selfplay.h"
 #include "core/parse.h"
 #include "core/position.h"
+#include "engine/engine.h"
+#include "eval/nnue/network.h"
 #include "uci/bench.h"
 #include "uci/eval_report.h"
 #include "uci/uci.h"
@@ -37,6 +40,94 @@ constexpr const char* kCommandHelp = R"(Commands:
                               --seed, --random-plies, --openings FILE, --max-plies, --append)
   datagen-stats FILE          check a datagen file: records, quiet positions, results, scores
 )";
+
+// The flags each command reads: any other flag given with it is refused, so that a flag
+// meant for another command (`selfplay --output`) is not silently ignored.
+struct CommandFlags {
+  std::string_view command;
+  std::string_view usage;
+  std::vector<std::string_view> flags;
+};
+
+const std::vector<CommandFlags>& command_flags() {
+  static const std::vector<CommandFlags> table = {
+      {"", "tessera (speaks UCI on standard input and output)", {}},
+      {"bench", "tessera bench [DEPTH]", {}},
+      {"perft", "tessera perft DEPTH [--fen FEN] [--chess960]", {"fen", "chess960"}},
+      {"perft-suite", "tessera perft-suite FILE [--depth N] [--chess960]", {"depth", "chess960"}},
+      {"eval", "tessera eval [--fen FEN] [--chess960]", {"fen", "chess960"}},
+      {"selfplay",
+       "tessera selfplay [flags]",
+       {"games", "tc", "nodes", "threads", "hash", "seed", "random-plies", "max-plies",
+        "clock-margin", "tt-key-bits", "fen", "chess960"}},
+      {"datagen",
+       "tessera datagen --output FILE [flags]",
+       {"games", "nodes", "depth", "threads", "hash", "seed", "random-plies", "max-plies", "output",
+        "append", "openings", "chess960"}},
+      {"datagen-stats", "tessera datagen-stats FILE", {}},
+  };
+  return table;
+}
+
+[[nodiscard]] const CommandFlags* find_command(std::string_view command) {
+  for (const CommandFlags& c : command_flags())
+    if (c.command == command) return &c;
+  return nullptr;
+}
+
+// The first flag given that `command` does not read, or "".
+[[nodiscard]] std::string foreign_flag(const CommandFlags& command,
+                                       const cxxopts::ParseResult& parsed) {
+  for (const auto& kv : parsed.arguments()) {
+    const std::string& key = kv.key();
+    if (key == "command" || key == "args" || key == "help" || key == "version") continue;
+    if (std::find(command.flags.begin(), command.flags.end(), key) == command.flags.end())
+      return key;
+  }
+  return "";
+}
+
+// `tessera CMD --help`: the command's usage and its flags only.
+[[nodiscard]] std::string command_help(const cxxopts::Options& options,
+                                       const CommandFlags& command) {
+  std::string text = fmt::format("Usage: {}\n", command.usage);
+  if (command.flags.empty()) return text + "(no flags)\n";
+  text += "\nFlags:\n";
+  for (const std::string& group : options.groups())
+    for (const auto& option : options.group_help(group).options) {
+      const std::string name = option.l.empty() ? option.s : option.l.front();
+      if (std::find(command.flags.begin(), command.flags.end(), name) == command.flags.end())
+        continue;
+      text += fmt::format("  --{:<16} {}\n", name + (option.is_boolean ? "" : " ARG"),
+                          std::string(option.desc));
+    }
+  return text;
+}
+
+// The version, the commit it was built from and what the build contains, for bug reports.
+std::string version_text() {
+#ifdef TESSERA_USE_PEXT
+  constexpr const char* sliders = "PEXT";
+#else
+  constexpr const char* sliders = "magic bitboards";
+#endif
+#if TESSERA_SYZYGY
+  constexpr const char* syzygy = "yes";
+#else
+  constexpr const char* syzygy = "no";
+#endif
+#if TESSERA_DATAGEN
+  constexpr const char* datagen = "yes";
+#else
+  constexpr const char* datagen = "no";
+#endif
+  Engine engine(EngineCallbacks{});
+  return fmt::format(
+      "Tessera {} (commit {})\nbuild: {} slider attacks, NNUE kernels {}, Syzygy {}, datagen {}\n"
+      "evaluation: {}\n",
+      TESSERA_VERSION, TESSERA_COMMIT, sliders, eval::nnue::simd_kernel_name(), syzygy, datagen,
+      engine.network_description());
+}
 
 bool parse_positive(const std::string& text, int& value) {
   const std::optional<int> n = parse_integer<int>(text);
@@ -80,9 +171,9 @@ cxxopts::Options make_cli_options() {
   cxxopts::Options options("tessera", "Tessera, a UCI chess engine");
   options.custom_help("[command] [arguments] [options]");
   options.positional_help("");
-  options.add_options()("h,help", "print this help and exit")(
-      "v,version", "print the version and exit")("fen", "position for perft (FEN)",
-                                                 cxxopts::value<std::string>())(
+  options.add_options()("h,help", "print this help and exit")("v,version",
+                                                              "print the version and exit")(
+      "fen", "start position (FEN) for perft, eval and selfplay", cxxopts::value<std::string>())(
       "chess960", "read castling as Chess960 and write king-takes-rook moves")(
       "depth", "perft-suite: depth (5); datagen: a fixed depth instead of --nodes",
       cxxopts::value<int>()->default_value("5"))("command", "", cxxopts::value<std::string>())(
@@ -106,12 +197,24 @@ int run_cli(int argc, char** argv) {
     std::cerr << "error: " << e.what() << "\nTry 'tessera --help'.\n";
     return 2;
   }
+  const std::string given_command =
+      parsed.count("command") ? parsed["command"].as<std::string>() : "";
+  const CommandFlags* known = find_command(given_command);
   if (parsed.count("help")) {
-    std::cout << cli_help();
+    std::cout << (known && !given_command.empty() ? command_help(options, *known) : cli_help());
     return 0;
   }
+  if (known) {
+    if (const std::string flag = foreign_flag(*known, parsed); !flag.empty()) {
+      std::cerr << "error: --" << flag << " does not apply to "
+                << (given_command.empty() ? std::string("UCI mode") : given_command)
+                << "\nTry 'tessera " << given_command << (given_command.empty() ? "" : " ")
+                << "--help'.\n";
+      return 2;
+    }
+  }
   if (parsed.count("version")) {
-    std::cout << "Tessera " << TESSERA_VERSION << '\n';
+    std::cout << version_text();
     return 0;
   }
   const std::string command = parsed.count("command") ? parsed["command"].as<std::string>() : "";
@@ -148,7 +251,8 @@ int run_cli(int argc, char** argv) {
       std::cerr << "error: " << (error.empty() ? "usage: tessera eval [--fen FEN]" : error) << '\n';
       return 2;
     }
-    for (const std::string& line : uci::eval_report(*pos)) std::cout << line << '\n';
+    const Engine engine(EngineCallbacks{});
+    for (const std::string& line : uci::eval_report(engine, *pos)) std::cout << line << '\n';
     return 0;
   }
   if (command == "bench") {

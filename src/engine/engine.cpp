@@ -2,13 +2,17 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <memory>
 #include <random>
 
 #include "book/polyglot_book.h"
 #include "engine/strength.h"
+#include "eval/eval_cache.h"
+#include "eval/evaluate.h"
 #include "eval/nnue/network.h"
+#include "eval/nnue/trace.h"
 #include "search/search.h"
 #include "search/tablebase.h"
 #include "search/thread.h"
@@ -21,6 +25,11 @@ namespace {
 constexpr std::string_view kEmbeddedNetworkName = "<default> (" TESSERA_DEFAULT_NET_NAME ")";
 }  // namespace
 
+std::string lowercase_promotion(std::string move) {
+  if (move.size() == 5) move[4] = char(std::tolower(static_cast<unsigned char>(move[4])));
+  return move;
+}
+
 struct Engine::Impl {
   explicit Impl(EngineCallbacks cb) : callbacks(std::move(cb)) {
     std::string error;
@@ -32,7 +41,7 @@ struct Engine::Impl {
   // search uses it; without one the hand-crafted evaluation plays.
   std::optional<eval::nnue::Network> network;
   std::string network_name;
-  bool use_network = true;
+  bool use_network = false;  // until a network outplays the hand-crafted evaluation
 
   EngineCallbacks callbacks;
   Position position = Position::startpos();
@@ -63,6 +72,7 @@ struct Engine::Impl {
   std::mt19937_64 book_rng{random_seed()};
 
   bool limit_strength = false;
+  bool search_weakened = false;  // the running (or last) search is strength-limited
   StrengthLimit strength;
   std::mt19937_64 strength_rng{random_seed()};
 
@@ -175,7 +185,7 @@ std::string Engine::set_position(const std::string& fen, const std::vector<std::
   // Play the moves; the first illegal one ends the list, the moves before it stay played.
   std::string error;
   for (const std::string& text : moves) {
-    const Move m = pos->parse_uci_move(text);
+    const Move m = pos->parse_uci_move(lowercase_promotion(text));
     if (!m) {
       error = "illegal move '" + text + "' in position " + pos->fen() + "; moves after it ignored";
       break;
@@ -214,7 +224,8 @@ void Engine::go(const SearchLimits& limits) {
   }
   Impl& e = *impl_;
   e.bestmove_reported.store(false, std::memory_order_release);
-  if (!e.weakened(limits)) {
+  e.search_weakened = e.weakened(limits);
+  if (!e.search_weakened) {
     e.pool.start(e.position, limits, e.config(true), e.marking_report(e.callbacks),
                  e.position.game_ply());
     return;
@@ -279,6 +290,15 @@ std::string Engine::set_eval_file(const std::string& path) {
   return "";
 }
 
+EvalTrace Engine::hand_crafted_trace(const Position& pos) { return evaluate_traced(pos); }
+
+std::optional<eval::nnue::NetworkTrace> Engine::network_trace(const Position& pos) const {
+  if (!impl_->network) return std::nullopt;
+  return eval::nnue::trace(*impl_->network, pos);
+}
+
+bool Engine::network_in_use() const { return impl_->use_network && impl_->network; }
+
 std::string Engine::network_description() const {
   if (!impl_->use_network)
     return "hand-crafted evaluation (Use NNUE is off); network " + impl_->network_name;
@@ -306,7 +326,14 @@ void Engine::clear_hash() {
   impl_->tt.clear();
 }
 
-void Engine::set_multipv(int n) { impl_->multipv = std::clamp(n, 1, kMaxMoves); }
+void Engine::set_multipv(int n) {
+  Impl& e = *impl_;
+  e.multipv = std::clamp(n, 1, kMaxMoves);
+  // A weakened search keeps the candidates it chooses among, whatever is shown.
+  if (searching())
+    e.pool.set_multipv(e.search_weakened ? std::max(e.multipv, StrengthLimit::candidates())
+                                         : e.multipv);
+}
 
 void Engine::set_move_overhead_ms(int ms) { impl_->move_overhead_ms = std::max(ms, 0); }
 

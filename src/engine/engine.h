@@ -20,59 +20,31 @@
 
 #include "core/position.h"
 #include "core/types.h"
-#include "eval/eval_cache.h"
+#include "search/limits.h"
 
 namespace tessera {
 
-// What `go` asked for. A field left at its default means "no limit".
-struct SearchLimits {
-  std::optional<std::int64_t> time[2];  // wtime, btime (ms, may be negative)
-  std::int64_t increment[2] = {0, 0};   // winc, binc (ms)
-  int movestogo = 0;                    // 0: sudden death
-  int depth = 0;                        // 0: no depth limit
-  std::uint64_t nodes = 0;              // 0: no node limit
-  int mate = 0;                         // mate in N moves, 0: not asked
-  std::int64_t movetime = 0;            // ms, 0: not asked
-  bool infinite = false;
-  bool ponder = false;
-  std::vector<Move> searchmoves;  // empty: all legal moves
-};
+// Evaluation types the Engine hands out; their definitions are for the callers to include
+// (eval/evaluate.h, eval/eval_cache.h, eval/nnue/trace.h), so this header stays free of the
+// evaluation.
+struct EvalTrace;
+namespace eval {
+struct CacheStats;
+namespace nnue {
+struct NetworkTrace;
+}  // namespace nnue
+}  // namespace eval
 
-enum class Bound : std::uint8_t { None = 0, Upper = 1, Lower = 2, Exact = 3 };
+// The search's vocabulary, defined in search/limits.h, is the Engine's too.
+using search::Bound;
+using search::EngineCallbacks;
+using search::HashFileResult;
+using search::SearchInfo;
+using search::SearchLimits;
 
-// One `info` report: a finished iteration's line for one MultiPV slot, or the final one.
-struct SearchInfo {
-  int depth = 0;
-  int seldepth = 0;
-  int multipv = 1;
-  int score = 0;  // centipawns from the side to move, or a mate score (see is_mate)
-  bool is_mate = false;
-  int mate_moves = 0;          // when is_mate: moves to mate, negative when being mated
-  Bound bound = Bound::Exact;  // Lower / Upper when the line failed high / low
-  std::uint64_t nodes = 0;
-  std::uint64_t nps = 0;
-  std::uint64_t tbhits = 0;  // successful tablebase probes, all threads together
-  int hashfull = 0;          // per mille
-  std::int64_t time_ms = 0;
-  std::vector<Move> pv;
-};
-
-struct EngineCallbacks {
-  std::function<void(const SearchInfo&)> on_info;
-  // bestmove: Move::none() when the root has no legal move; ponder: Move::none() when unknown.
-  std::function<void(Move best, Move ponder)> on_bestmove;
-  // Free text for the GUI (`info string ...`): warnings, errors.
-  std::function<void(const std::string&)> on_message;
-};
-
-// What saving or loading the hash file did.
-struct HashFileResult {
-  std::string error;                // "" on success
-  std::uint64_t entries = 0;        // entries written, or read from the file
-  std::uint64_t file_clusters = 0;  // the saved table's size in clusters...
-  std::uint64_t file_mb = 0;        // ...and as the Hash option had it
-  bool rehashed = false;            // loaded into a table of another size
-};
+// UCI writes promotions in lower case (`e7e8q`); some GUIs and scripts send `e7e8Q`, which
+// Stockfish accepts too. Returns `move` with a fifth (promotion) letter in lower case.
+[[nodiscard]] std::string lowercase_promotion(std::string move);
 
 class Engine {
  public:
@@ -102,19 +74,25 @@ class Engine {
   // Collision mode for stress tests (see TranspositionTable::set_key_bits): 1..16 folds every
   // hash key onto 2^bits values, 0 restores full keys; anything else is refused.
   [[nodiscard]] std::string set_hash_key_bits(int bits);
+  // MultiPV takes effect at once: a running search uses it from its next iteration.
   void set_multipv(int n);
   void set_move_overhead_ms(int ms);
   void set_chess960(bool on);
   void set_ponder(bool on);  // only informs time management
 
-  // ----- Evaluation. The search uses the network unless set_use_network(false) (or no
-  // network could be loaded), else the hand-crafted evaluation. set_eval_file loads a network
+  // ----- Evaluation. The search uses the network after set_use_network(true) (and when one
+  // could be loaded), else the hand-crafted evaluation. set_eval_file loads a network
   // file at once ("", "<default>": the one embedded in the binary); a file that cannot be used
   // returns the reason and the previous network stays.
   void set_use_network(bool on);
   [[nodiscard]] std::string set_eval_file(const std::string& path);
   // "network <default: ...>" or the file's path, or which evaluation plays instead.
   [[nodiscard]] std::string network_description() const;
+  // The evaluations of `pos` term by term, for the `eval` command: the hand-crafted one, and
+  // the network's when one is loaded (whether or not the search uses it).
+  [[nodiscard]] static EvalTrace hand_crafted_trace(const Position& pos);
+  [[nodiscard]] std::optional<eval::nnue::NetworkTrace> network_trace(const Position& pos) const;
+  [[nodiscard]] bool network_in_use() const;
 
   // ----- Hash file (search/tt_file.h): the table saved to the file named by set_hash_file
   // and loaded from it in a later run ("" or "<empty>" names none). Both are refused while a

@@ -55,7 +55,7 @@ constexpr int kQueenValue = 990;
          9 * pos.count(c, QUEEN);
 }
 
-// Lone king against mating material. Material counts up to 4000 only, so that the edge and
+// Lone king against mating material. Material counts up to 2000 only, so that the edge and
 // king terms still steer the search (and the sum stays below kEndgameMaxScore) with a heap of
 // queens on the board. Bishops all of one colour with nothing else cannot mate: a draw.
 [[nodiscard]] int evaluate_kxk(const Position& pos, Color strong) {
@@ -66,7 +66,7 @@ constexpr int kQueenValue = 990;
     return 0;
   const Square strong_king = pos.king_square(strong);
   const Square weak_king = pos.king_square(weak);
-  return kEndgameKnownWin + std::min(material(pos, strong), 4000) + edge_distance_bonus(weak_king) +
+  return kEndgameKnownWin + std::min(material(pos, strong), 2000) + edge_distance_bonus(weak_king) +
          closeness_bonus(strong_king, weak_king);
 }
 

@@ -40,10 +40,12 @@ struct EndgameInfo {
 };
 
 // Scores of evaluate_endgame(): a won ending that is not yet a mate scores at least
-// kEndgameKnownWin (KXK, KBNK) and never more than kEndgameMaxScore, far from the search's mate
-// scores (about 31000) and above anything the ordinary evaluation gives.
-inline constexpr int kEndgameKnownWin = 10000;
-inline constexpr int kEndgameMaxScore = 15000;
+// kEndgameKnownWin (KXK, KBNK) and never more than kEndgameMaxScore. That is clearly won (more
+// than any KPK win, about what the ordinary evaluation gives a queen and a rook ahead) yet on
+// the scale of ordinary scores, so that a GUI plots it sensibly and the search's pruning
+// margins, which are in centipawns, still leave room for the mate it is heading for.
+inline constexpr int kEndgameKnownWin = 1100;
+inline constexpr int kEndgameMaxScore = 3500;
 // A won KPK position scores kKpkWin plus 20 per rank the pawn has advanced (about 1000).
 inline constexpr int kKpkWin = 900;
 

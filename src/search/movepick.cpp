@@ -102,6 +102,11 @@ MovePicker::ScoredMove MovePicker::pick_best() {
   return moves_[cur_++];
 }
 
+// A quiet move (legal here) is wanted unless quiets are being skipped and it gives no check.
+bool MovePicker::quiet_wanted(Move m, bool skip_quiets) const {
+  return !skip_quiets || pos_.gives_check(m);
+}
+
 Move MovePicker::next(bool skip_quiets) {
   while (true) {
     switch (stage_) {
@@ -129,37 +134,35 @@ Move MovePicker::next(bool skip_quiets) {
 
       case PickStage::Killer1:
         stage_ = PickStage::Killer2;
-        if (!skip_quiets && usable_refutation(killers_[0])) return killers_[0];
+        if (usable_refutation(killers_[0]) && quiet_wanted(killers_[0], skip_quiets))
+          return killers_[0];
         break;
 
       case PickStage::Killer2:
         stage_ = PickStage::Counter;
-        if (!skip_quiets && killers_[1] != killers_[0] && usable_refutation(killers_[1]))
+        if (killers_[1] != killers_[0] && usable_refutation(killers_[1]) &&
+            quiet_wanted(killers_[1], skip_quiets))
           return killers_[1];
         break;
 
       case PickStage::Counter:
         stage_ = PickStage::QuietInit;
-        if (!skip_quiets && counter_ != killers_[0] && counter_ != killers_[1] &&
-            usable_refutation(counter_))
+        if (counter_ != killers_[0] && counter_ != killers_[1] && usable_refutation(counter_) &&
+            quiet_wanted(counter_, skip_quiets))
           return counter_;
         break;
 
       case PickStage::QuietInit: {
         stage_ = PickStage::Quiets;
-        if (skip_quiets) {
-          cur_ = end_ = bad_end_;
-          break;
-        }
         load<GenType::Quiet>(bad_end_);
-        score_quiets();
+        if (!skip_quiets) score_quiets();  // skipping, only the checks among them are wanted
         break;
       }
 
       case PickStage::Quiets:
-        while (!skip_quiets && cur_ < end_) {
+        while (cur_ < end_) {
           const Move m = moves_[cur_++].move;
-          if (m == table_move_ || is_refutation(m)) continue;
+          if (m == table_move_ || is_refutation(m) || !quiet_wanted(m, skip_quiets)) continue;
           return m;
         }
         stage_ = PickStage::BadCaptures;

@@ -64,7 +64,8 @@ class MovePicker {
                                              const OrderingContext& ctx);
 
   // The next move, or Move::none() when the node has no more. With `skip_quiets` the quiet
-  // stages (killers, counter, quiets) are passed over: late-move pruning has begun.
+  // stages (killers, counter, quiets) yield only checks: late-move pruning has begun, and it
+  // spares checks, which may be a mate (a quiet mate in one must not hide behind it).
   [[nodiscard]] Move next(bool skip_quiets = false);
   [[nodiscard]] PickStage stage() const { return stage_; }
 
@@ -81,6 +82,7 @@ class MovePicker {
   MovePicker(const Position& pos, Move table_move, const OrderingContext& ctx, PickStage first);
   [[nodiscard]] bool usable_refutation(Move m) const;
   [[nodiscard]] bool is_refutation(Move m) const;
+  [[nodiscard]] bool quiet_wanted(Move m, bool skip_quiets) const;
   // Generates the legal moves of kind T into moves_[first...], unscored, as [cur_, end_).
   template <GenType T>
   void load(int first);

@@ -121,6 +121,8 @@ void Worker::prepare(const Position& root, const std::vector<Move>& searchmoves)
   previous_iteration_score_ = kNone;
   previous_best_ = Move::none();
   best_move_stable_iterations_ = 0;
+  multipv_ = 1;
+  reported_.clear();
 }
 
 void Worker::count_node() {
@@ -191,9 +193,53 @@ SearchInfo Worker::make_info(std::size_t line, int depth) const {
 
 void Worker::report_iteration(int depth) {
   if (!shared_.config.report || !shared_.callbacks.on_info) return;
-  const std::size_t lines =
-      std::min<std::size_t>(std::size_t(std::max(shared_.config.multipv, 1)), root_moves_.size());
-  for (std::size_t i = 0; i < lines; ++i) shared_.callbacks.on_info(make_info(i, depth));
+  reported_.resize(multipv_);
+  for (std::size_t i = 0; i < multipv_; ++i) {
+    reported_[i] = make_info(i, depth);
+    shared_.callbacks.on_info(reported_[i]);
+  }
+}
+
+namespace {
+// Long searches only: in a fast game the extra lines would be noise (and output costs time).
+constexpr std::int64_t kLiveReportAfterMs = 3000;
+
+[[nodiscard]] bool same_line(const SearchInfo& a, const SearchInfo& b) {
+  return a.depth == b.depth && a.score == b.score && a.bound == b.bound && a.pv == b.pv;
+}
+}  // namespace
+
+// An aspiration window that failed: the bound is worth showing in a long analysis, where the
+// re-search may take a while. Only with one line, whose order the failure cannot garble.
+void Worker::report_bound(std::size_t line, int depth) {
+  if (!is_main() || multipv_ != 1 || !shared_.config.report || !shared_.callbacks.on_info ||
+      shared_.elapsed_ms() < kLiveReportAfterMs)
+    return;
+  shared_.callbacks.on_info(make_info(line, depth));
+}
+
+void Worker::report_current_move(Move m, int number) {
+  if (!is_main() || !shared_.config.report || !shared_.callbacks.on_current_move ||
+      shared_.elapsed_ms() < kLiveReportAfterMs)
+    return;
+  shared_.callbacks.on_current_move(root_depth_, m, number);
+}
+
+void Worker::report_final() {
+  if (!shared_.config.report || !shared_.callbacks.on_info) return;
+  const std::size_t lines = std::min(multipv_, root_moves_.size());
+  for (std::size_t i = 0; i < lines; ++i) {
+    const SearchInfo info = make_info(i, completed_depth_);
+    if (i < reported_.size() && same_line(info, reported_[i])) continue;
+    shared_.callbacks.on_info(info);
+  }
+}
+
+// The first completed depth: a stop the GUI sent meanwhile now takes effect (see SharedState).
+void Worker::finish_first_depth() {
+  const std::lock_guard lock(shared_.mutex);
+  shared_.first_depth_done = true;
+  if (shared_.stop_requested) shared_.stop.store(true, std::memory_order_relaxed);
 }
 
 bool Worker::should_stop_after_iteration(int iteration_score, int depth) {
@@ -206,6 +252,9 @@ bool Worker::should_stop_after_iteration(int iteration_score, int depth) {
   // A timed search that has proven a mate no deeper than its full-width depth gains nothing by
   // iterating on (a shorter mate would have shown up already).
   if (is_mate_score(iteration_score) && kMate - std::abs(iteration_score) <= depth) return true;
+  // `movetime` asks for exactly that long: only the hard limit in the search ends it. The
+  // early stop below is how a clock's time is shared out over the game.
+  if (limits.movetime > 0) return false;
 
   const Move best = root_moves_[0].move;
   best_move_stable_iterations_ = best == previous_best_ ? best_move_stable_iterations_ + 1 : 0;
@@ -237,11 +286,13 @@ void Worker::iterative_deepening() {
 
   const SearchLimits& limits = shared_.limits;
   const int max_depth = limits.depth > 0 ? std::min(limits.depth, kMaxPly - 1) : kMaxPly - 1;
-  const std::size_t multipv =
-      std::min<std::size_t>(std::size_t(std::max(shared_.config.multipv, 1)), root_moves_.size());
 
   for (root_depth_ = 1; root_depth_ <= max_depth; ++root_depth_) {
     if (shared_.stop.load(std::memory_order_relaxed)) break;
+    multipv_ = std::min<std::size_t>(
+        std::size_t(std::max(shared_.multipv.load(std::memory_order_relaxed), 1)),
+        root_moves_.size());
+    const std::size_t multipv = multipv_;
     if (is_main()) best_move_changes_ *= 0.5;
     for (auto& rm : root_moves_) rm.previous_score = rm.score;
 
@@ -262,6 +313,7 @@ void Worker::iterative_deepening() {
         std::stable_sort(root_moves_.begin() + std::ptrdiff_t(pv_idx_), root_moves_.end(),
                          [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
         if (shared_.stop.load(std::memory_order_relaxed)) break;
+        if (score <= alpha || score >= beta) report_bound(pv_idx_, root_depth_);
         if (score <= alpha) {
           beta = (alpha + beta) / 2;
           alpha = std::max(score - delta, -kInfinite);
@@ -282,6 +334,7 @@ void Worker::iterative_deepening() {
     }
     if (shared_.stop.load(std::memory_order_relaxed)) break;
     completed_depth_ = root_depth_;
+    if (is_main() && root_depth_ == 1) finish_first_depth();
 
     if (is_main()) {
       report_iteration(root_depth_);

@@ -335,6 +335,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     if (m == excluded) continue;
     if (root && !root_move_searchable(m)) continue;
     ss->move_count = ++move_count;
+    if constexpr (root) report_current_move(m, move_count + int(pv_idx_));
 
     const bool capture = pos.is_noisy(m);
     const bool gives_check = pos.gives_check(m);

@@ -21,10 +21,10 @@
 #include <vector>
 
 #include "core/position.h"
-#include "engine/engine.h"
 #include "eval/eval_cache.h"
 #include "eval/nnue/accumulator.h"
 #include "search/history.h"
+#include "search/limits.h"
 #include "search/score.h"
 #include "search/tablebase.h"
 #include "search/timeman.h"
@@ -87,10 +87,17 @@ struct SharedState {
   std::atomic<std::int64_t> budget_start_ns{0};  // the clock of the budget (go, or ponderhit)
   std::atomic<bool> stop{false};
   std::atomic<bool> pondering{false};
+  // MultiPV may change while the search runs (analysis); each iteration reads it afresh.
+  std::atomic<int> multipv{1};
 
-  // The main thread sleeps on this once it may not report yet (infinite / ponder).
+  // The main thread sleeps on this once it may not report yet (infinite / ponder). Under it,
+  // too, a `stop` from the GUI meets the end of depth 1: a stop that comes earlier is only
+  // requested, and the main thread raises `stop` once depth 1 is complete, so that even an
+  // immediate stop answers a searched move (depth 1 takes microseconds).
   std::mutex mutex;
   std::condition_variable cv;
+  bool stop_requested = false;    // under mutex
+  bool first_depth_done = false;  // under mutex
 
   [[nodiscard]] std::uint64_t total_nodes() const;
   [[nodiscard]] std::uint64_t total_tbhits() const;
@@ -126,6 +133,13 @@ class Worker {
 
   // The report of MultiPV line `line` (0-based) as things stand.
   [[nodiscard]] SearchInfo make_info(std::size_t line, int depth) const;
+  // After the search: the lines of the last iteration again, but only those that differ from
+  // what was last reported (a move that proved better in an unfinished iteration), so that
+  // the GUI never sees the same line twice.
+  void report_final();
+  // The root move loop's report of the move about to be searched (`number` counts from 1),
+  // sent only once the search has run a few seconds, as GUIs show it for long analyses.
+  void report_current_move(Move m, int number);
 
  private:
   enum class NodeType { Root, PV, NonPV };
@@ -166,6 +180,8 @@ class Worker {
   [[nodiscard]] RootMove* find_root_move(Move m);
   [[nodiscard]] bool root_move_searchable(Move m) const;
   void report_iteration(int depth);
+  void report_bound(std::size_t line, int depth);
+  void finish_first_depth();
   [[nodiscard]] bool should_stop_after_iteration(int iteration_score, int depth);
 
   static constexpr int kStackOffset = 7;  // entries before the root: ss - 4 .. ss - 1 stay valid
@@ -193,6 +209,8 @@ class Worker {
   int previous_iteration_score_ = kNone;
   Move previous_best_ = Move::none();
   int best_move_stable_iterations_ = 0;
+  std::size_t multipv_ = 1;           // lines searched in the current iteration
+  std::vector<SearchInfo> reported_;  // the lines last reported, by MultiPV slot
 
   std::array<StackEntry, kMaxPly + kStackOffset + 3> stack_{};
   // Triangular PV table: pv_[ply][ply .. pv_length_[ply]) is the line found below `ply`.

@@ -64,6 +64,9 @@ void SearchPool::start(const Position& pos, const SearchLimits& limits, const Se
   shared_.config = config;
   shared_.callbacks = callbacks;
   shared_.stop.store(false, std::memory_order_relaxed);
+  shared_.stop_requested = false;
+  shared_.first_depth_done = false;
+  shared_.multipv.store(std::max(config.multipv, 1), std::memory_order_relaxed);
   shared_.pondering.store(limits.ponder, std::memory_order_relaxed);
   SearchLimits timed = limits;
   if (limits.infinite) {  // an infinite search has no clock, whatever else `go` said
@@ -87,9 +90,14 @@ void SearchPool::stop() {
   if (!searching()) return;
   {
     std::lock_guard lock(shared_.mutex);
-    shared_.stop.store(true, std::memory_order_relaxed);
+    shared_.stop_requested = true;
+    if (shared_.first_depth_done) shared_.stop.store(true, std::memory_order_relaxed);
   }
   shared_.cv.notify_all();
+}
+
+void SearchPool::set_multipv(int n) {
+  shared_.multipv.store(std::max(n, 1), std::memory_order_relaxed);
 }
 
 void SearchPool::ponderhit() {
@@ -115,7 +123,7 @@ void SearchPool::wait() {
 void SearchPool::wait_until_reporting_allowed() {
   std::unique_lock lock(shared_.mutex);
   shared_.cv.wait(lock, [this] {
-    return shared_.stop.load(std::memory_order_relaxed) ||
+    return shared_.stop.load(std::memory_order_relaxed) || shared_.stop_requested ||
            (!shared_.pondering.load(std::memory_order_relaxed) && !shared_.limits.infinite);
   });
 }
@@ -170,12 +178,7 @@ void SearchPool::run_controller() {
       ponder = probe.data.move;
   }
 
-  if (report && shared_.callbacks.on_info) {
-    const std::size_t lines = std::min<std::size_t>(
-        std::size_t(std::max(shared_.config.multipv, 1)), main.root_moves().size());
-    for (std::size_t i = 0; i < lines; ++i)
-      shared_.callbacks.on_info(main.make_info(i, main.completed_depth()));
-  }
+  main.report_final();
   if (report && shared_.callbacks.on_bestmove) shared_.callbacks.on_bestmove(best.move, ponder);
   searching_.store(false, std::memory_order_release);
 }

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/position.h"
-#include "engine/engine.h"
+#include "search/limits.h"
 #include "search/search.h"
 #include "search/tt.h"
 
@@ -41,8 +41,12 @@ class SearchPool {
   // Starts a search of `pos` and returns at once.
   void start(const Position& pos, const SearchLimits& limits, const SearchConfig& config,
              const EngineCallbacks& callbacks, int game_ply);
+  // Stops the search, though never before depth 1 is complete (see SharedState).
   void stop();
   void ponderhit();
+  // The running search's MultiPV, from its next iteration on (the next search's comes from
+  // its SearchConfig).
+  void set_multipv(int n);
   void wait();
   [[nodiscard]] bool searching() const { return searching_.load(std::memory_order_acquire); }
   // Nodes searched by the last (or current) search, all threads together.

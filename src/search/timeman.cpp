@@ -7,6 +7,18 @@ namespace tessera::search {
 namespace {
 // No budget goes below this: enough for a depth-1 search, never a reason to lose on time.
 constexpr std::int64_t kMinimumMs = 1;
+
+// Time kept back from the clock beyond the move overhead, for what the overhead does not
+// cover: on a loaded machine the search thread may wait tens of milliseconds for a core
+// between its clock checks, or after its bestmove. At fast controls the clock sinks until the
+// budgets are made of the increment alone, so without a reserve each move is spent with only
+// a few milliseconds to spare. The reserve grows with the increment, which is what such a
+// clock lives on. A clock below it gets the minimal search, so that the increments can build
+// the clock up again: a move that spends less than its increment can be afforded forever.
+[[nodiscard]] std::int64_t reserve_ms(std::int64_t left, std::int64_t inc) {
+  constexpr std::int64_t kSchedulingMs = 50;
+  return std::min(left - kMinimumMs, kSchedulingMs + 4 * inc);
+}
 }  // namespace
 
 void TimeManager::init(const SearchLimits& limits, Color us, int game_ply, int move_overhead_ms,
@@ -27,8 +39,9 @@ void TimeManager::init(const SearchLimits& limits, Color us, int game_ply, int m
   enabled_ = true;
   const std::int64_t time = *limits.time[clock_side];
   const std::int64_t inc = std::max<std::int64_t>(limits.increment[clock_side], 0);
-  // What may be spent without touching the safety margin.
-  const std::int64_t left = std::max(time - overhead, kMinimumMs);
+  // What may be spent without touching the safety margins.
+  std::int64_t left = std::max(time - overhead, kMinimumMs);
+  left = std::max(left - reserve_ms(left, inc), kMinimumMs);
 
   std::int64_t optimum = 0;
   std::int64_t maximum = 0;

@@ -3,16 +3,18 @@
 // Policy. Two budgets come out of the clock: the optimum (soft) time, checked between
 // iterations and scaled there by how stable the best move and score are, and the maximum (hard)
 // time, checked inside the search every few hundred nodes. The move overhead is taken off the
-// clock before anything else, and both budgets are clamped to a small positive minimum, so a
-// tiny, zero or negative clock still yields a quick legal move instead of a loss on time. With
-// `movetime` both budgets are that time less the overhead. With no clock, no budget applies; with
+// clock before anything else, then a reserve for scheduling delays (50 ms plus four increments;
+// a clock below that gets the minimal search), and both budgets are clamped to a small
+// positive minimum, so a tiny, zero or negative clock still yields a quick legal move instead
+// of a loss on time. With `movetime` both budgets are that time less the overhead, and only the
+// hard one ends the search: the time asked for is spent. With no clock, no budget applies; with
 // only the opponent's clock, that clock stands in for ours.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 
-#include "engine/engine.h"
+#include "search/limits.h"
 
 namespace tessera::search {
 

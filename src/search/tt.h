@@ -35,7 +35,7 @@
 #endif
 
 #include "core/types.h"
-#include "engine/engine.h"  // Bound
+#include "search/limits.h"
 #include "search/score.h"
 
 namespace tessera::search {

@@ -37,7 +37,7 @@
 #include <string>
 
 #include "core/zobrist.h"
-#include "engine/engine.h"  // HashFileResult
+#include "search/limits.h"  // HashFileResult
 #include "search/tt.h"
 
 namespace tessera::search {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "engine/engine.h"
+#include "eval/eval_cache.h"
 #include "uci/bench_positions.h"
 
 namespace tessera {

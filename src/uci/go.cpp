@@ -87,17 +87,20 @@ class GoParser {
       return;
     }
     const std::string& text = words_[at_++];
-    if (const auto n = parse_uint(text))
-      cmd_.limits.nodes = *n;
-    else
+    const auto n = parse_uint(text);
+    if (!n)
       error(fmt::format("go nodes: '{}' is not a non-negative integer", text));
+    else if (*n == 0)  // the engine's "no node limit": never what `go nodes 0` meant
+      error("go nodes: 0 is not a node limit (at least 1)");
+    else
+      cmd_.limits.nodes = *n;
   }
 
   // The spec puts searchmoves last; stopping at the next keyword also accepts it mid-line.
   void searchmoves() {
     std::vector<Move>& moves = cmd_.limits.searchmoves;
     for (; at_ < words_.size() && !is_keyword(words_[at_]); ++at_) {
-      const Move m = root_.parse_uci_move(words_[at_]);
+      const Move m = root_.parse_uci_move(lowercase_promotion(words_[at_]));
       if (m.is_none())
         error(fmt::format("searchmoves: '{}' is not a legal move", words_[at_]));
       else if (std::find(moves.begin(), moves.end(), m) == moves.end())
@@ -116,7 +119,16 @@ class GoParser {
 }  // namespace
 
 GoCommand parse_go(const Words& words, const Position& root) {
-  return GoParser(words, root).parse();
+  GoCommand go = GoParser(words, root).parse();
+  // Whatever limit the GUI meant is lost with the bad value; searching without one would
+  // never answer, so the search is kept minimal instead.
+  if (!go.perft && !go.errors.empty() && is_unbounded(go.limits) && !go.limits.infinite &&
+      !go.limits.ponder) {
+    go.limits.depth = kFallbackDepth;
+    go.errors.push_back(
+        fmt::format("no valid limit left in this go: searching to depth {}", kFallbackDepth));
+  }
+  return go;
 }
 
 bool is_unbounded(const SearchLimits& l) {

@@ -1,8 +1,11 @@
 // The text side of `go`: turning its words into SearchLimits (or a perft request).
 //
 // Parameters come in any order and any subset. A bad parameter (unknown word, missing or
-// non-integer number, out-of-range value, illegal search move) is reported in `errors` and
-// left out, and the rest of the command still runs: a GUI waiting for `bestmove` gets one.
+// non-integer number, out-of-range value, `nodes 0`, illegal search move) is reported in
+// `errors` and left out, and the rest of the command still runs: a GUI waiting for `bestmove`
+// gets one. A `go` with a bad value and no valid limit left (neither a clock, depth, nodes,
+// movetime, infinite nor ponder) searches to kFallbackDepth, so that it answers at once rather
+// than analysing until `stop`; a plain `go` with no parameters at all stays an analysis.
 #pragma once
 
 #include <string>
@@ -30,5 +33,6 @@ struct GoCommand {
 [[nodiscard]] bool is_unbounded(const SearchLimits& limits);
 
 inline constexpr int kMaxPerftDepth = 20;
+inline constexpr int kFallbackDepth = 1;
 
 }  // namespace tessera::uci

@@ -5,13 +5,19 @@
 
 #include <iterator>
 
+#include "uci/wdl.h"
+
 namespace tessera::uci {
 
 namespace {
 
-[[nodiscard]] std::string score_text(const SearchInfo& info) {
+[[nodiscard]] std::string score_text(const SearchInfo& info, const Position& root, bool show_wdl) {
   std::string text = info.is_mate ? fmt::format("score mate {}", info.mate_moves)
                                   : fmt::format("score cp {}", info.score);
+  if (show_wdl) {
+    const WdlPerMille wdl = wdl_of(info, root);
+    fmt::format_to(std::back_inserter(text), " wdl {} {} {}", wdl.win, wdl.draw, wdl.loss);
+  }
   if (info.bound == Bound::Lower) text += " lowerbound";
   if (info.bound == Bound::Upper) text += " upperbound";
   return text;
@@ -31,15 +37,21 @@ std::vector<std::string> legal_pv(const std::vector<Move>& pv, const Position& r
   return moves;
 }
 
-std::string format_info(const SearchInfo& info, const Position& root) {
-  if (info.depth == 0 && info.pv.empty()) return fmt::format("info depth 0 {}", score_text(info));
+std::string format_info(const SearchInfo& info, const Position& root, bool show_wdl) {
+  if (info.depth == 0 && info.pv.empty())
+    return fmt::format("info depth 0 {}", score_text(info, root, show_wdl));
   std::string line = fmt::format(
       "info depth {} seldepth {} multipv {} {} nodes {} nps {} hashfull {} tbhits {} time {}",
-      info.depth, info.seldepth, info.multipv, score_text(info), info.nodes, info.nps,
-      info.hashfull, info.tbhits, info.time_ms);
+      info.depth, info.seldepth, info.multipv, score_text(info, root, show_wdl), info.nodes,
+      info.nps, info.hashfull, info.tbhits, info.time_ms);
   const std::vector<std::string> pv = legal_pv(info.pv, root);
   if (!pv.empty()) fmt::format_to(std::back_inserter(line), " pv {}", fmt::join(pv, " "));
   return line;
+}
+
+std::string format_current_move(int depth, Move move, int number, const Position& root) {
+  return fmt::format("info depth {} currmove {} currmovenumber {}", depth, root.move_to_uci(move),
+                     number);
 }
 
 std::string format_bestmove(Move best, Move ponder, const Position& root) {

@@ -37,6 +37,10 @@ enum class OptionId {
   SaveHashFile,
   LoadHashFile,
   NeverClearHash,
+  ShowWDL,
+  AnalyseMode,
+  UseNNUE,
+  EvalFile,
 };
 enum class OptionType { Spin, Check, Button, String };
 
@@ -54,7 +58,7 @@ inline constexpr long long kMaxHashMb = 1 << 20;  // 1 TiB: more than any machin
 
 // Threads first: fastchess resends options in this order before each game, and a thread
 // change is the one that may reallocate per-thread tables.
-inline constexpr std::array<OptionSpec, 21> kOptions = {{
+inline constexpr std::array<OptionSpec, 25> kOptions = {{
     {OptionId::Threads, "Threads", OptionType::Spin, 1, 1, 256},
     {OptionId::Hash, "Hash", OptionType::Spin, 16, 1, kMaxHashMb},
     {OptionId::ClearHash, "Clear Hash", OptionType::Button},
@@ -81,13 +85,38 @@ inline constexpr std::array<OptionSpec, 21> kOptions = {{
     {OptionId::SaveHashFile, "Save Hash File", OptionType::Button},
     {OptionId::LoadHashFile, "Load Hash File", OptionType::Button},
     {OptionId::NeverClearHash, "Never Clear Hash", OptionType::Check, 0, 0, 1},
+    {OptionId::ShowWDL, "UCI_ShowWDL", OptionType::Check, 0, 0, 1},
+    // GUIs send it before an analysis; Tessera searches alike either way.
+    {OptionId::AnalyseMode, "UCI_AnalyseMode", OptionType::Check, 0, 0, 1},
+    // The evaluation network (eval/nnue/). Off by default until a network beats the
+    // hand-crafted evaluation in an SPRT (README, "Evaluation network"); EvalFile "<default>"
+    // is the network embedded in the binary.
+    {OptionId::UseNNUE, "Use NNUE", OptionType::Check, 0, 0, 1},
+    {OptionId::EvalFile, "EvalFile", OptionType::String, 0, 0, 0, "<default>"},
 }};
 
-// Options applied without first ending a running search: the hash file's name touches
-// nothing the search uses, and saving or loading under a search is refused (by the Engine)
-// rather than waited for.
-[[nodiscard]] constexpr bool applies_during_search(OptionId id) {
-  return id == OptionId::HashFile || id == OptionId::SaveHashFile || id == OptionId::LoadHashFile;
+// Whether the option may change while a search runs. These touch nothing the running search
+// depends on, or only what it reads afresh each iteration (MultiPV); the others (table sizes,
+// threads, files, variants, strength, tablebase probing, the evaluation) are refused until the
+// search ends. Saving and loading the hash file are let through to the Engine, which refuses
+// them itself while the search has not reported its best move.
+[[nodiscard]] constexpr bool changes_during_search(OptionId id) {
+  switch (id) {
+    case OptionId::MultiPV:
+    case OptionId::Ponder:
+    case OptionId::MoveOverhead:
+    case OptionId::OwnBook:
+    case OptionId::BookBestMove:
+    case OptionId::BookDepth:
+    case OptionId::ShowWDL:
+    case OptionId::AnalyseMode:
+    case OptionId::HashFile:
+    case OptionId::SaveHashFile:
+    case OptionId::LoadHashFile:
+      return true;
+    default:
+      return false;
+  }
 }
 
 // The position of the option `id` in kOptions.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <istream>
 #include <mutex>
@@ -82,6 +83,12 @@ class Session {
 
   void on_info(const SearchInfo& info);
   void on_bestmove(Move best, Move ponder);
+  void on_current_move(int depth, Move move, int number);
+  // A search runs and has not answered yet: its bestmove may still come. (The Engine counts
+  // itself searching a moment longer, until its thread has wound down after the bestmove.)
+  [[nodiscard]] bool awaiting_bestmove() const {
+    return engine_.searching() && !bestmove_sent_.load(std::memory_order_acquire);
+  }
 
   Output out_;
   // The position of the running (or last) search, for move notation in callbacks. Written by
@@ -91,6 +98,9 @@ class Session {
   SearchLimits limits_;  // the running search's limits (reading thread only)
   bool quit_ = false;
   bool handshake_seen_ = false;
+  std::atomic<bool> bestmove_sent_{true};  // set by the search thread
+  std::atomic<bool> show_wdl_{false};      // UCI_ShowWDL, read by the search thread
+  bool network_changed_ = false;           // Use NNUE or EvalFile changed since the last isready
   std::array<long long, kOptions.size()> option_values_{};  // as last applied
   // String options as last applied: BookFile and SyzygyPath as last loaded, "" when that
   // failed, so that the same value sent again is retried.
@@ -121,6 +131,7 @@ Session::Session(std::ostream& out)
           [this](const SearchInfo& info) { on_info(info); },
           [this](Move best, Move ponder) { on_bestmove(best, ponder); },
           [this](const std::string& message) { info_string(message); },
+          [this](int depth, Move move, int number) { on_current_move(depth, move, number); },
       }) {
   apply_defaults();
 }
@@ -135,6 +146,7 @@ void Session::apply_defaults() {
     if (const std::string error = apply_option(kOptions[i], value); !error.empty())
       report_error(error);
   }
+  network_changed_ = false;
 }
 
 int Session::run(std::istream& in) {
@@ -181,7 +193,12 @@ void Session::cmd_uci(const Words&) {
 
 // Answered at once, even mid-search: every earlier command has already completed on this
 // thread, which is all `isready` promises.
-void Session::cmd_isready(const Words&) { out_.line("readyok"); }
+void Session::cmd_isready(const Words&) {
+  // GUIs send isready after options: say which evaluation the next search will use.
+  if (network_changed_) info_string("evaluation: " + engine_.network_description());
+  network_changed_ = false;
+  out_.line("readyok");
+}
 
 void Session::cmd_setoption(const Words& words) {
   const SetOption request = parse_setoption(words);
@@ -198,7 +215,12 @@ void Session::cmd_setoption(const Words& words) {
   if (spec->type == OptionType::String ? value.text == option_texts_[index]
                                        : spec->type != OptionType::Button && value.value == current)
     return;
-  if (!applies_during_search(spec->id)) ensure_idle();
+  // The protocol has GUIs set options between searches; an analysis GUI changing MultiPV or
+  // UCI_ShowWDL is the exception worth serving without ending the search.
+  if (awaiting_bestmove() && !changes_during_search(spec->id))
+    return report_error(
+        fmt::format("option '{}' cannot change during a search; send it after stop", spec->name));
+  if (!changes_during_search(spec->id)) ensure_idle();
   if (const std::string error = apply_option(*spec, value); !error.empty())
     return report_error(error);
   current = value.value;
@@ -241,6 +263,7 @@ void Session::cmd_go(const Words& words) {
     root_ = position;
   }
   limits_ = go.limits;
+  bestmove_sent_.store(false, std::memory_order_release);
   engine_.go(go.limits);
 }
 
@@ -265,7 +288,7 @@ void Session::cmd_display(const Words&) {
   out_.lines(lines);
 }
 
-void Session::cmd_eval(const Words&) { out_.lines(eval_report(engine_.position())); }
+void Session::cmd_eval(const Words&) { out_.lines(eval_report(engine_, engine_.position())); }
 
 void Session::cmd_bench(const Words& words) {
   int depth = 0;  // run_bench's default
@@ -359,6 +382,21 @@ std::string Session::apply_option(const OptionSpec& spec, const OptionValue& opt
     case OptionId::NeverClearHash:
       engine_.set_never_clear_hash(value != 0);
       break;
+    case OptionId::ShowWDL:
+      show_wdl_.store(value != 0, std::memory_order_relaxed);
+      break;
+    case OptionId::AnalyseMode:
+      break;
+    case OptionId::UseNNUE:
+      engine_.set_use_network(value != 0);
+      network_changed_ = true;
+      break;
+    case OptionId::EvalFile: {
+      if (std::string error = engine_.set_eval_file(option.text); !error.empty()) return error;
+      option_texts_[option_index(spec.id)] = option.text;
+      network_changed_ = true;
+      break;
+    }
   }
   return {};
 }
@@ -399,7 +437,7 @@ std::string Session::apply_hash_file(bool save) {
 // waits, so a GUI that skipped `stop` gets it implied (with its one bestmove).
 void Session::ensure_idle() {
   if (!engine_.searching()) return;
-  if (is_unbounded(limits_)) {
+  if (is_unbounded(limits_) && awaiting_bestmove()) {
     info_string("stopping the running search first");
     engine_.stop();
   }
@@ -425,7 +463,16 @@ void Session::on_info(const SearchInfo& info) {
   std::string line;
   {
     const std::lock_guard lock(root_mutex_);
-    line = format_info(info, root_);
+    line = format_info(info, root_, show_wdl_.load(std::memory_order_relaxed));
+  }
+  out_.line(line);
+}
+
+void Session::on_current_move(int depth, Move move, int number) {
+  std::string line;
+  {
+    const std::lock_guard lock(root_mutex_);
+    line = format_current_move(depth, move, number, root_);
   }
   out_.line(line);
 }
@@ -436,6 +483,8 @@ void Session::on_bestmove(Move best, Move ponder) {
     const std::lock_guard lock(root_mutex_);
     line = format_bestmove(best, ponder, root_);
   }
+  // Before the line: a GUI may answer the bestmove at once (with a setoption, say).
+  bestmove_sent_.store(true, std::memory_order_release);
   out_.line(line);
 }
 

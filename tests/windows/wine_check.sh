@@ -7,7 +7,7 @@
 #   1. `uci` answers `id name`, `option` lines and `uciok` (sent with CRLF line ends, as a
 #      Windows GUI may send them);
 #   2. `bench` searches exactly as many nodes as the Linux build's `bench` (the bench signature);
-#   3. `--version` prints what the Linux build prints;
+#   3. `--version` names the same version and commit as the Linux build;
 #   4. the Polyglot book in tests/data/book gives the same book move as on Linux.
 #
 # The wine prefix is WINEPREFIX_DIR (created on first use, which takes a while; later runs
@@ -81,8 +81,9 @@ echo "bench: linux $linux_nodes nodes at $(nps <<<"$linux_bench") nps," \
 [[ -n $exe_nodes && $exe_nodes == "$linux_nodes" ]] || fail "bench: $exe_nodes nodes, expected $linux_nodes"
 
 # 3. --version.
-linux_version=$("$linux" --version) || true
-exe_version=$(run_exe --version </dev/null) || true
+# The first line (version and commit) must agree; the build line names other options there.
+linux_version=$("$linux" --version | head -n 1) || true
+exe_version=$(run_exe --version </dev/null | tr -d '\r' | head -n 1) || true
 echo "version: $exe_version"
 [[ $exe_version == "$linux_version" ]] || fail "--version: '$exe_version', expected '$linux_version'"
 

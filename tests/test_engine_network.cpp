@@ -1,0 +1,103 @@
+// The Engine's network: the embedded one loads, EvalFile loads another at once, and a missing,
+// truncated, foreign or wrong-architecture file is refused with its reason while the previous
+// network stays in use.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "eval/nnue/embedded.h"
+#include "eval/nnue/network_file.h"
+#include "eval/nnue/trace.h"
+#include "test_core_support.h"
+
+namespace tessera {
+namespace {
+
+std::filesystem::path scratch(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / "tessera-engine-network";
+  std::filesystem::create_directories(dir);
+  return dir / name;
+}
+
+void write_bytes(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+std::vector<std::uint8_t> embedded_bytes() {
+  const auto span = eval::nnue::embedded_network_bytes();
+  return {span.begin(), span.end()};
+}
+
+TEST(EngineNetwork, EmbeddedNetworkLoadsAndEvalFileReplacesIt) {
+  Engine engine(EngineCallbacks{});
+  EXPECT_NE(engine.network_description().find("<default>"), std::string::npos);
+  const Position pos = Position::startpos();
+  const auto before = engine.network_trace(pos);
+  ASSERT_TRUE(before.has_value());
+
+  // The same network with its output bias moved: a different file that scores differently.
+  std::string error;
+  auto params = eval::nnue::parse(embedded_bytes(), error);
+  ASSERT_TRUE(params.has_value()) << error;
+  params->out_bias[0] += 255 * 64;  // +1.0 of output: `scale` centipawns
+  const auto path = scratch("shifted.tnn");
+  write_bytes(path, eval::nnue::serialize(*params));
+  EXPECT_EQ(engine.set_eval_file(path.string()), "");
+  EXPECT_NE(engine.network_description().find(path.string()), std::string::npos);
+  const auto after = engine.network_trace(pos);
+  ASSERT_TRUE(after.has_value());
+  EXPECT_GT(after->score, before->score);
+
+  EXPECT_EQ(engine.set_eval_file("<default>"), "");
+  EXPECT_EQ(engine.network_trace(pos)->score, before->score);
+}
+
+TEST(EngineNetwork, BadFilesAreRefusedAndThePreviousNetworkStays) {
+  Engine engine(EngineCallbacks{});
+  engine.set_use_network(true);
+  const Position pos = Position::startpos();
+  const int score = engine.network_trace(pos)->score;
+  const std::string description = engine.network_description();
+
+  const auto bytes = embedded_bytes();
+  std::vector<std::uint8_t> truncated(bytes.begin(), bytes.begin() + long(bytes.size() / 2));
+  std::vector<std::uint8_t> wrong_magic = bytes;
+  wrong_magic[0] ^= 0xFF;
+  std::string error;
+  auto params = eval::nnue::parse(bytes, error);
+  ASSERT_TRUE(params.has_value());
+  const auto wide = eval::nnue::NetworkParameters::zeros(64);  // another hidden size
+
+  const std::vector<std::pair<std::string, std::vector<std::uint8_t>>> files = {
+      {"truncated.tnn", truncated},
+      {"magic.tnn", wrong_magic},
+      {"wide.tnn", eval::nnue::serialize(wide)},
+      {"empty.tnn", {}},
+  };
+  for (const auto& [name, content] : files) {
+    const auto path = scratch(name);
+    write_bytes(path, content);
+    const std::string refusal = engine.set_eval_file(path.string());
+    EXPECT_NE(refusal, "") << name;
+    EXPECT_NE(refusal.find(path.string()), std::string::npos) << refusal;
+    EXPECT_EQ(engine.network_description(), description) << name;
+    EXPECT_EQ(engine.network_trace(pos)->score, score) << name;
+  }
+  EXPECT_NE(engine.set_eval_file(scratch("missing.tnn").string()), "");
+  EXPECT_EQ(engine.network_description(), description);
+
+  // The engine still searches with the network it kept.
+  ASSERT_EQ(engine.set_position(std::string(Position::kStartFen), {}), "");
+  SearchLimits limits;
+  limits.depth = 4;
+  engine.search_sync(limits, true);
+  EXPECT_TRUE(engine.network_in_use());
+}
+
+}  // namespace
+}  // namespace tessera
