@@ -378,8 +378,10 @@ int run_selfplay(const SelfplayConfig& config, std::ostream& out, std::ostream& 
     out.flush();
   }
   const int failures = tally[std::size_t(Outcome::Failure)];
-  fmt::print(out, "selfplay: {} games, {}-{}-{} (white perspective), {} failures\n", config.games,
-             tally[0], tally[1], tally[2], failures);
+  // As datagen writes it: white's wins, draws and losses.
+  fmt::print(out, "selfplay: {} games, +{} ={} -{} (white's view), {} failures\n", config.games,
+             tally[std::size_t(Outcome::WhiteWins)], tally[std::size_t(Outcome::Draw)],
+             tally[std::size_t(Outcome::BlackWins)], failures);
   return failures == 0 ? 0 : 1;
 }
 
