@@ -1,13 +1,16 @@
 // Microbenchmarks of the evaluation network's inference: a full accumulator refresh, the fused
 // updates of a quiet move and a capture, and the output layer, with the build's kernel and the
-// scalar reference. The embedded network's values do not matter for speed.
+// scalar reference, and a make/unmake with the update. The embedded network's values do not matter
+// for speed.
 #include <benchmark/benchmark.h>
 
 #include <stdexcept>
 #include <string>
 
+#include "core/movegen.h"
 #include "core/position.h"
 #include "eval/nnue/accumulator.h"
+#include "eval/nnue/move_delta.h"
 #include "eval/nnue/network.h"
 
 namespace tessera::eval::nnue {
@@ -85,6 +88,27 @@ void BM_NnueEvaluate(benchmark::State& state) {
     benchmark::DoNotOptimize(v);
   }
 }
+
+// Make and unmake every legal move of the middlegame with the accumulator update the search
+// does: the make-move observer's delta applied from the parent's accumulator into the child's.
+void BM_NnueMakeUnmakeWithUpdate(benchmark::State& state) {
+  const Network& net = network();
+  Position pos = middlegame();
+  const MoveList<GenType::All> moves(pos);
+  Accumulator parent, child;
+  refresh(net, pos, parent);
+  for (auto _ : state) {
+    for (const Move m : moves) {
+      MoveDelta delta;
+      pos.make_move(m, delta);
+      delta.apply(net, parent, child);
+      benchmark::DoNotOptimize(child);
+      pos.unmake_move(m);
+    }
+  }
+  state.SetItemsProcessed(std::int64_t(state.iterations() * moves.size()));
+}
+BENCHMARK(BM_NnueMakeUnmakeWithUpdate);
 
 BENCHMARK(BM_NnueRefresh<false>)->Name("BM_NnueRefresh/selected");
 BENCHMARK(BM_NnueRefresh<true>)->Name("BM_NnueRefresh/scalar");

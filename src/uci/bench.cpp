@@ -36,10 +36,15 @@ void configure(Engine& engine, std::ostream& out) {
 
 }  // namespace
 
-int run_bench(int depth, std::ostream& out) {
+int run_bench(int depth, std::ostream& out, const BenchEvaluation& evaluation) {
   if (depth <= 0) depth = kDefaultBenchDepth;
   Engine engine(bench_callbacks(out));
   configure(engine, out);
+  if (const std::string error = engine.set_eval_file(evaluation.eval_file); !error.empty()) {
+    out << "info string error: " << error << '\n';
+    return 2;
+  }
+  engine.set_use_network(evaluation.use_network);
 
   SearchLimits limits;
   limits.depth = depth;

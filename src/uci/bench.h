@@ -6,13 +6,21 @@
 #pragma once
 
 #include <iosfwd>
+#include <string>
 
 namespace tessera {
 
 inline constexpr int kDefaultBenchDepth = 15;
 
+// The evaluation a bench uses: the default one (as `tessera bench`, whose node count is the
+// signature), or in UCI mode the session's `Use NNUE` and `EvalFile`.
+struct BenchEvaluation {
+  bool use_network = false;
+  std::string eval_file;  // "" or "<default>": the embedded network
+};
+
 // Runs the bench at `depth` (<= 0: kDefaultBenchDepth), printing one line per position and
 // the summary to `out`. Returns the process exit code.
-[[nodiscard]] int run_bench(int depth, std::ostream& out);
+[[nodiscard]] int run_bench(int depth, std::ostream& out, const BenchEvaluation& evaluation = {});
 
 }  // namespace tessera

@@ -299,7 +299,11 @@ void Session::cmd_bench(const Words& words) {
     depth = int(*n);
   }
   ensure_idle();
-  out_.with_stream([depth](std::ostream& os) { (void)run_bench(depth, os); });
+  // The session's evaluation, so a network can be benched as it would play.
+  const BenchEvaluation evaluation{option_values_[option_index(OptionId::UseNNUE)] != 0,
+                                   option_texts_[option_index(OptionId::EvalFile)]};
+  out_.with_stream(
+      [depth, evaluation](std::ostream& os) { (void)run_bench(depth, os, evaluation); });
 }
 
 void Session::run_perft(int depth) {
