@@ -396,9 +396,9 @@ std::string Session::apply_option(const OptionSpec& spec, const OptionValue& opt
       network_changed_ = true;
       break;
     case OptionId::EvalFile: {
+      network_changed_ = true;  // refused or not, isready says what plays
       if (std::string error = engine_.set_eval_file(option.text); !error.empty()) return error;
       option_texts_[option_index(spec.id)] = option.text;
-      network_changed_ = true;
       break;
     }
   }
