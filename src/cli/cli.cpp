@@ -59,7 +59,7 @@ const std::vector<CommandFlags>& command_flags() {
       {"selfplay",
        "tessera selfplay [flags]",
        {"games", "tc", "nodes", "threads", "hash", "seed", "random-plies", "max-plies",
-        "clock-margin", "tt-key-bits", "fen", "chess960"}},
+        "clock-margin", "tt-key-bits", "fen", "chess960", "pgn"}},
       {"datagen",
        "tessera datagen --output FILE [flags]",
        {"games", "nodes", "depth", "threads", "hash", "seed", "random-plies", "max-plies", "output",

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <ostream>
@@ -19,6 +20,7 @@
 #include "cli/flags.h"
 #include "core/movegen.h"
 #include "core/position.h"
+#include "core/san.h"
 #include "engine/engine.h"
 #include "game/game_rules.h"
 
@@ -80,6 +82,7 @@ struct GameResult {
   Outcome outcome = Outcome::Failure;
   std::string reason;
   int plies = 0;
+  std::vector<std::string> san;  // the moves played, opening included
 };
 
 [[nodiscard]] std::string_view score_text(Outcome o) {
@@ -142,6 +145,54 @@ void play_random_opening(Game& game, std::uint64_t seed, int game_index, int pli
   return std::nullopt;
 }
 
+// The UCI moves of a game from `start`, in SAN.
+[[nodiscard]] std::vector<std::string> san_moves(Position pos,
+                                                 const std::vector<std::string>& uci) {
+  std::vector<std::string> san;
+  for (const std::string& text : uci) {
+    const Move m = pos.parse_uci_move(text);
+    if (m.is_none()) break;  // cannot happen: every move was checked when played
+    san.push_back(move_to_san(pos, m));
+    pos.make_move(m);
+  }
+  return san;
+}
+
+// One game as PGN: the seven-tag roster, the start position when it is not the standard
+// one, the moves in SAN (lines under 80 columns) and the result.
+[[nodiscard]] std::string pgn_game(const SelfplayConfig& config, const Position& start, int index,
+                                   const GameResult& result) {
+  const std::string score = std::string(score_text(result.outcome));
+  const std::string pgn_result = result.outcome == Outcome::Failure ? "*" : score;
+  std::string text = fmt::format(
+      "[Event \"Tessera selfplay\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"{}\"]\n"
+      "[White \"Tessera\"]\n[Black \"Tessera\"]\n[Result \"{}\"]\n",
+      index + 1, pgn_result);
+  if (config.fen != "startpos" || config.chess960) {
+    if (config.chess960) text += "[Variant \"Chess960\"]\n";
+    text += fmt::format("[SetUp \"1\"]\n[FEN \"{}\"]\n", start.fen());
+  }
+  text += fmt::format("[Termination \"{}\"]\n\n", result.reason);
+  std::string line;
+  int ply = start.plies_from_start();
+  const auto add = [&](const std::string& word) {
+    if (line.size() + word.size() + 1 > 79) {
+      text += line + '\n';
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  };
+  for (std::size_t i = 0; i < result.san.size(); ++i, ++ply) {
+    if (ply % 2 == 0)
+      add(fmt::format("{}.", ply / 2 + 1));
+    else if (i == 0)
+      add(fmt::format("{}...", ply / 2 + 1));
+    add(result.san[i]);
+  }
+  add(pgn_result);
+  return text + line + "\n\n";
+}
+
 [[nodiscard]] std::string join(const std::vector<std::string>& words) {
   std::string text;
   for (const std::string& w : words) text += (text.empty() ? "" : " ") + w;
@@ -179,11 +230,12 @@ class Match {
       const int plies = int(game.moves.size());
       if (auto over = adjudicate(game.pos, plies, config_.max_plies)) {
         over->plies = plies;
+        over->san = san_moves(start_, game.moves);
         return *over;
       }
       if (auto failure = engine_turn(game)) {
         report_failure(index, game, *failure);
-        return GameResult{Outcome::Failure, *failure, plies};
+        return GameResult{Outcome::Failure, *failure, plies, san_moves(start_, game.moves)};
       }
     }
   }
@@ -325,7 +377,7 @@ void add_selfplay_options(cxxopts::Options& options) {
       "max-plies", "plies after which a game is adjudicated drawn (400)", text())(
       "clock-margin", "selfplay: ms a move may overrun the clock before it loses (0)", text())(
       "tt-key-bits", "selfplay: fold hash keys onto 2^N values to force collisions (0: off)",
-      text());
+      text())("pgn", "selfplay: write the games to this PGN file", text());
 }
 
 std::optional<SelfplayConfig> selfplay_config(const cxxopts::ParseResult& parsed,
@@ -352,6 +404,7 @@ std::optional<SelfplayConfig> selfplay_config(const cxxopts::ParseResult& parsed
   }
   if (parsed.count("fen")) c.fen = parsed["fen"].as<std::string>();
   c.chess960 = parsed.count("chess960") > 0;
+  if (parsed.count("pgn")) c.pgn = parsed["pgn"].as<std::string>();
   return c;
 }
 
@@ -362,6 +415,15 @@ int run_selfplay(const SelfplayConfig& config, std::ostream& out, std::ostream& 
     fmt::print(err, "error: bad --fen: {}\n", error);
     return 2;
   }
+  std::ofstream pgn;
+  if (!config.pgn.empty()) {
+    pgn.open(config.pgn, std::ios::out | std::ios::trunc);
+    if (!pgn) {
+      fmt::print(err, "error: cannot write the PGN file '{}'\n", config.pgn);
+      return 2;
+    }
+  }
+  const Position start_copy = *start;
   Match match(config, std::move(*start), err);
   if (error = match.configure(); !error.empty()) {
     fmt::print(err, "error: {}\n", error);
@@ -372,6 +434,14 @@ int run_selfplay(const SelfplayConfig& config, std::ostream& out, std::ostream& 
     const Clock::time_point t0 = Clock::now();
     const GameResult result = match.play(i);
     ++tally[std::size_t(result.outcome)];
+    if (pgn.is_open()) {
+      pgn << pgn_game(config, start_copy, i, result);
+      pgn.flush();
+      if (!pgn) {
+        fmt::print(err, "error: writing the PGN file '{}' failed\n", config.pgn);
+        return 2;
+      }
+    }
     fmt::print(out, "game {}/{}: {} ({}), {} plies, {:.1f} s\n", i + 1, config.games,
                score_text(result.outcome), result.reason, result.plies,
                double(ms_between(t0, Clock::now())) / 1000);

@@ -35,6 +35,7 @@ struct SelfplayConfig {
   int tt_key_bits = 0;
   std::string fen = "startpos";
   bool chess960 = false;
+  std::string pgn;  // non-empty: every game is written there as PGN
 };
 
 // Adds the selfplay flags (--games, --tc, --nodes, --threads, --hash, --seed, --random-plies,
