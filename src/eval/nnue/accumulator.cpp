@@ -50,37 +50,6 @@ struct Ops {
     }
   }
 
-  static void update(const Network& net, const Position& before, Move m, const Accumulator& parent,
-                     Accumulator& child) {
-    if (m == Move::null() || m.is_none()) {
-      if (&child != &parent) child = parent;
-      return;
-    }
-    const Color us = before.side_to_move();
-    const Square from = m.from();
-    const Square to = m.to();
-    const Piece moved = before.moved_piece(m);
-    if (m.kind() == MoveKind::Castling) {
-      // Castling is king-takes-own-rook; the king lands on the g or c file, the rook beside it.
-      const bool king_side = to.file() > from.file();
-      const Square king_to(king_side ? 6 : 2, from.rank());
-      const Square rook_to(king_side ? 5 : 3, from.rank());
-      const Piece rook = before.piece_on(to);
-      apply<2, 2>(net, parent, child, {{{moved, king_to}, {rook, rook_to}}},
-                  {{{moved, from}, {rook, to}}});
-      return;
-    }
-    const Piece placed = m.kind() == MoveKind::Promotion ? Piece(us, m.promotion()) : moved;
-    const Square captured_square =
-        m.kind() == MoveKind::EnPassant ? Square(to.file(), from.rank()) : to;
-    const Piece captured = before.piece_on(captured_square);
-    if (captured.is_none())
-      apply<1, 1>(net, parent, child, {{{placed, to}}}, {{{moved, from}}});
-    else
-      apply<1, 2>(net, parent, child, {{{placed, to}}},
-                  {{{moved, from}, {captured, captured_square}}});
-  }
-
   [[nodiscard]] static int evaluate(const Network& net, const Accumulator& acc, Color stm) {
     const NetworkWeights& w = net.weights();
     const std::int32_t sum = K::screlu_dot(acc.values[stm].data(), w.out_weights.data()) +
@@ -116,10 +85,6 @@ struct Ops {
   void add_add_sub_sub(const Network& net, const Accumulator& parent, Accumulator& child,          \
                        PieceSquare add1, PieceSquare add2, PieceSquare sub1, PieceSquare sub2) {   \
     Ops<KERNEL>::apply<2, 2>(net, parent, child, {{add1, add2}}, {{sub1, sub2}});                  \
-  }                                                                                                \
-  void update(const Network& net, const Position& before, Move move, const Accumulator& parent,    \
-              Accumulator& child) {                                                                \
-    Ops<KERNEL>::update(net, before, move, parent, child);                                         \
   }                                                                                                \
   int evaluate(const Network& net, const Accumulator& acc, Color side_to_move) {                   \
     return Ops<KERNEL>::evaluate(net, acc, side_to_move);                                          \

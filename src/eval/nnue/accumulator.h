@@ -11,7 +11,7 @@
 //   quiet move or promotion          add_sub         (piece on its new square; piece off)
 //   capture, en passant, capture-promotion  add_sub_sub  (... and the captured piece off)
 //   castling                         add_add_sub_sub (king and rook on; king and rook off)
-// update() picks the right one from the move and the position before it.
+// MoveDelta (move_delta.h) picks the right one from the make-move observer's piece events.
 //
 // Each function exists twice: in this namespace with the kernel the build selected, and in
 // namespace `scalar` with the portable reference, which must give identical results.
@@ -56,11 +56,6 @@ void add_sub_sub(const Network& net, const Accumulator& parent, Accumulator& chi
 void add_add_sub_sub(const Network& net, const Accumulator& parent, Accumulator& child,
                      PieceSquare add1, PieceSquare add2, PieceSquare sub1, PieceSquare sub2);
 
-// child = parent updated for `move`, a legal move (or the null move) in `before`, the position
-// the move is played from (call it before Position::make_move).
-void update(const Network& net, const Position& before, Move move, const Accumulator& parent,
-            Accumulator& child);
-
 // The network's value of the accumulator's position in centipawns from `side_to_move`'s point
 // of view, clamped to +-kMaxEvalCp.
 [[nodiscard]] int evaluate(const Network& net, const Accumulator& acc, Color side_to_move);
@@ -76,8 +71,6 @@ void add_sub_sub(const Network& net, const Accumulator& parent, Accumulator& chi
                  PieceSquare sub1, PieceSquare sub2);
 void add_add_sub_sub(const Network& net, const Accumulator& parent, Accumulator& child,
                      PieceSquare add1, PieceSquare add2, PieceSquare sub1, PieceSquare sub2);
-void update(const Network& net, const Position& before, Move move, const Accumulator& parent,
-            Accumulator& child);
 [[nodiscard]] int evaluate(const Network& net, const Accumulator& acc, Color side_to_move);
 }  // namespace scalar
 

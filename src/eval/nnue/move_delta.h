@@ -28,7 +28,7 @@ struct MoveDelta : MoveObserver {
     added[adds++] = {p, to};
   }
 
-  // child = parent with this delta applied.
+  // child = parent with this delta applied, by the build's kernels.
   void apply(const Network& net, const Accumulator& parent, Accumulator& child) const {
     if (adds == 2)
       add_add_sub_sub(net, parent, child, added[0], added[1], removed[0], removed[1]);
@@ -36,6 +36,15 @@ struct MoveDelta : MoveObserver {
       add_sub_sub(net, parent, child, added[0], removed[0], removed[1]);
     else
       add_sub(net, parent, child, added[0], removed[0]);
+  }
+  // The same by the scalar reference, for tests.
+  void apply_reference(const Network& net, const Accumulator& parent, Accumulator& child) const {
+    if (adds == 2)
+      scalar::add_add_sub_sub(net, parent, child, added[0], added[1], removed[0], removed[1]);
+    else if (removes == 2)
+      scalar::add_sub_sub(net, parent, child, added[0], removed[0], removed[1]);
+    else
+      scalar::add_sub(net, parent, child, added[0], removed[0]);
   }
 };
 
