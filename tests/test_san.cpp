@@ -55,6 +55,38 @@ TEST(San, LegalMovesHaveDistinctSan) {
   }
 }
 
+// Reading SAN back: every legal move of the suites' positions is found again from its SAN, also
+// written without check marks, without the '=' of a promotion, and with zeros for castling.
+TEST(San, FromSanFindsEveryLegalMove) {
+  const auto check = [](const Position& pos, const std::string& fen) {
+    for (const Move m : MoveList<GenType::All>(pos)) {
+      const std::string san = move_to_san(pos, m);
+      ASSERT_EQ(move_from_san(pos, san), m) << fen << " " << san;
+      std::string bare;
+      for (const char c : san)
+        if (c != '+' && c != '#' && c != '=') bare += c == 'O' ? '0' : c;
+      ASSERT_EQ(move_from_san(pos, bare), m) << fen << " " << bare;
+    }
+  };
+  for (const auto& e : test::every_nth(test::load_perft_epd("perft/standard.epd"), 2))
+    check(test::parse(e.fen), e.fen);
+  for (const auto& e : test::every_nth(test::load_perft_epd("perft/fischer.epd"), 8))
+    check(test::parse(e.fen, true), e.fen);
+}
+
+TEST(San, FromSanRefusesWhatNamesNoSingleMove) {
+  const Position start = Position::startpos();
+  EXPECT_EQ(move_from_san(start, "Ngf3"), test::uci(start, "g1f3"));  // needless, but right
+  for (const char* bad : {"Nf9", "e5", "Ke2", "O-O", "Bb5", "", "x", "Nbd2", "e4=Q", "Qd1d3"})
+    EXPECT_TRUE(move_from_san(start, bad).is_none()) << bad;
+  const Position rooks = test::parse("4k3/8/8/8/8/8/4K3/R6R w - - 0 1");
+  EXPECT_TRUE(move_from_san(rooks, "Rd1").is_none());  // ambiguous
+  EXPECT_EQ(move_from_san(rooks, "Rad1"), test::uci(rooks, "a1d1"));
+  const Position pawn = test::parse("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+  EXPECT_TRUE(move_from_san(pawn, "a8").is_none());  // a promotion names its piece
+  EXPECT_EQ(move_from_san(pawn, "a8Q"), test::uci(pawn, "a7a8q"));
+}
+
 // The legal move whose SAN is `token`, or none.
 Move from_san(const Position& pos, const std::string& token) {
   Move found = Move::none();

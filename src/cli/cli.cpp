@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cxxopts.hpp>
+#include <functional>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 #if TESSERA_DATAGEN && __has_include(<unistd.h>)
@@ -15,6 +18,9 @@
 #include "cli/datagen_command.h"
 #include "cli/perft_commands.h"
 #include "cli/selfplay.h"
+#if TESSERA_DATAGEN
+#include "datagen/genfens.h"
+#endif
 #include "core/parse.h"
 #include "core/position.h"
 #include "engine/engine.h"
@@ -35,10 +41,13 @@ constexpr const char* kCommandHelp = R"(Commands:
   eval                        the evaluation of --fen (or the start position) term by term
   selfplay                    play Tessera against itself, checking every move and the clocks
                               (--games, --tc or --nodes, --threads, --hash, --seed, --fen)
-  datagen --output FILE       self-play training data, zstd-compressed 32-byte records
-                              (--games 100, --nodes 5000 or --depth D, --threads, --hash,
-                              --seed, --random-plies, --openings FILE, --max-plies, --append)
-  datagen-stats FILE          check a datagen file: records, quiet positions, results, scores
+  datagen --output FILE       self-play training data, zstd-compressed game chains (or
+                              --format records); see `tessera datagen --help`
+  datagen-stats FILE          check a data file (chains or records): positions, results, scores
+  datagen-convert IN... --output FILE
+                              record, chain and match-runner PGN files into one data file
+  "UCI COMMAND" ...           run each argument as a UCI command, then quit, as OpenBench does:
+                              tessera "genfens 10 seed 1 book None" quit
 )";
 
 // The flags each command reads: any other flag given with it is refused, so that a flag
@@ -62,9 +71,13 @@ const std::vector<CommandFlags>& command_flags() {
         "clock-margin", "tt-key-bits", "fen", "chess960", "pgn"}},
       {"datagen",
        "tessera datagen --output FILE [flags]",
-       {"games", "nodes", "depth", "threads", "hash", "seed", "random-plies", "max-plies", "output",
-        "append", "openings", "chess960"}},
+       {"games", "nodes", "soft-nodes", "depth", "threads", "hash", "seed", "random-plies",
+        "max-plies", "output", "format", "append", "openings", "chess960", "chess960-starts",
+        "opening-bound", "nnue", "eval-file"}},
       {"datagen-stats", "tessera datagen-stats FILE", {}},
+      {"datagen-convert",
+       "tessera datagen-convert INPUT... --output FILE [--format chains|records] [--append]",
+       {"output", "format", "append"}},
   };
   return table;
 }
@@ -139,6 +152,15 @@ bool parse_positive(const std::string& text, int& value) {
 int run_datagen_command(const std::string& command, const std::vector<std::string>& args,
                         const cxxopts::ParseResult& parsed) {
 #if TESSERA_DATAGEN
+  if (command == "datagen-convert") {
+    std::string error;
+    const auto config = convert_config(parsed, args, error);
+    if (!config) {
+      std::cerr << "error: " << error << '\n';
+      return 2;
+    }
+    return datagen::run_convert(*config, std::cout, std::cerr);
+  }
   if (command == "datagen-stats") {
     if (args.size() != 1) {
       std::cerr << "error: usage: tessera datagen-stats FILE\n";
@@ -163,6 +185,35 @@ int run_datagen_command(const std::string& command, const std::vector<std::strin
             << "it needs zstd, the Debian package libzstd-dev)\n";
   return 2;
 #endif
+}
+
+// The commands the UCI loop gets from this layer: `genfens` (data generation's openings).
+[[nodiscard]] std::vector<uci::ExtraCommand> uci_extra_commands() {
+  uci::ExtraCommand genfens{"genfens", [](const std::vector<std::string>& words,
+                                          const std::function<void(const std::string&)>& print) {
+#if TESSERA_DATAGEN
+                              std::string error;
+                              const auto request = datagen::parse_genfens(
+                                  std::vector<std::string>(words.begin() + 1, words.end()), error);
+                              if (!request || !datagen::run_genfens(*request, print, error))
+                                print("info string error: " + error);
+#else
+                              (void)words;
+                              print("info string error: genfens is not built (TESSERA_DATAGEN)");
+#endif
+                            }};
+  return {genfens};
+}
+
+// The first word of each UCI command, so that `tessera "go depth 5"` runs it as one while a
+// mistyped subcommand (`tessera bnech`) is still an error.
+[[nodiscard]] bool is_uci_command_line(const std::string& text) {
+  static constexpr std::array<std::string_view, 16> kWords = {
+      "uci",  "isready", "setoption", "ucinewgame", "position", "go",    "stop",    "ponderhit",
+      "quit", "debug",   "d",         "eval",       "bench",    "perft", "genfens", "register"};
+  const std::size_t end = text.find(' ');
+  const std::string_view first = std::string_view(text).substr(0, end);
+  return std::find(kWords.begin(), kWords.end(), first) != kWords.end();
 }
 
 }  // namespace
@@ -223,7 +274,15 @@ int run_cli(int argc, char** argv) {
   const bool chess960 = parsed.count("chess960") > 0;
 
   if (command.empty()) {
-    return uci::run(std::cin, std::cout);
+    return uci::run(std::cin, std::cout, uci_extra_commands());
+  }
+  // Each argument a UCI command (OpenBench: `./engine "genfens N seed S book None" quit`); the
+  // loop ends after the last as at the end of input, letting a bounded search finish.
+  if (!known && is_uci_command_line(command)) {
+    std::string lines = command + '\n';
+    for (const std::string& arg : args) lines += arg + '\n';
+    std::istringstream in(lines);
+    return uci::run(in, std::cout, uci_extra_commands());
   }
   if (command == "perft") {
     int depth = 0;
@@ -272,7 +331,7 @@ int run_cli(int argc, char** argv) {
     }
     return run_selfplay(*config, std::cout, std::cerr);
   }
-  if (command == "datagen" || command == "datagen-stats")
+  if (command == "datagen" || command == "datagen-stats" || command == "datagen-convert")
     return run_datagen_command(command, args, parsed);
   std::cerr << "error: unknown command '" << command << "'\nTry 'tessera --help'.\n";
   return 2;

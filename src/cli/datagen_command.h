@@ -5,7 +5,9 @@
 #include <cxxopts.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "datagen/convert.h"
 #include "datagen/datagen.h"
 
 namespace tessera {
@@ -19,5 +21,14 @@ void add_datagen_options(cxxopts::Options& options);
 // with `error` set for a value out of range, no --output, or both --nodes and --depth.
 [[nodiscard]] std::optional<datagen::DatagenConfig> datagen_config(
     const cxxopts::ParseResult& parsed, std::string& error);
+
+// --format: chains or records; false and `error` for anything else (unchanged when not given).
+[[nodiscard]] bool read_format(const cxxopts::ParseResult& parsed, datagen::DataFormat& format,
+                               std::string& error);
+
+// `datagen-convert INPUT... --output FILE [--format F] [--append]`; nullopt and `error` without
+// inputs or --output.
+[[nodiscard]] std::optional<datagen::ConvertConfig> convert_config(
+    const cxxopts::ParseResult& parsed, const std::vector<std::string>& inputs, std::string& error);
 
 }  // namespace tessera

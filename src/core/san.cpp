@@ -1,5 +1,7 @@
 #include "core/san.h"
 
+#include <optional>
+
 #include "core/movegen.h"
 
 namespace tessera {
@@ -57,6 +59,56 @@ std::string move_to_san(const Position& pos, Move m) {
   after.make_move(m);
   if (after.in_check()) san += has_legal_move(after) ? '+' : '#';
   return san;
+}
+
+Move move_from_san(const Position& pos, std::string_view san) {
+  std::string t;
+  for (const char c : san)
+    if (std::string_view("+#!?=x-").find(c) == std::string_view::npos) t += c;
+  const MoveList<> legal(pos);
+  if (t == "OO" || t == "00" || t == "OOO" || t == "000") {
+    const bool king_side = t.size() == 2;
+    for (const Move m : legal)
+      if (m.kind() == MoveKind::Castling && (m.to().file() > m.from().file()) == king_side)
+        return m;
+    return Move::none();
+  }
+  PieceType piece = PAWN;
+  if (!t.empty() && std::string_view("KQRBN").find(t.front()) != std::string_view::npos) {
+    piece = PieceType(std::string_view("PNBRQK").find(t.front()));
+    t.erase(0, 1);
+  }
+  std::optional<PieceType> promotion;
+  if (piece == PAWN && !t.empty() &&
+      std::string_view("QRBN").find(t.back()) != std::string_view::npos) {
+    promotion = PieceType(std::string_view("PNBRQK").find(t.back()));
+    t.pop_back();
+  }
+  if (t.size() < 2 || t.size() > 4) return Move::none();
+  const char file = t[t.size() - 2], rank = t[t.size() - 1];
+  if (file < 'a' || file > 'h' || rank < '1' || rank > '8') return Move::none();
+  const Square to(file - 'a', rank - '1');
+  const std::string_view hints(t.data(), t.size() - 2);
+  Move found = Move::none();
+  for (const Move m : legal) {
+    if (m.kind() == MoveKind::Castling || m.to() != to || pos.moved_piece(m).type() != piece)
+      continue;
+    if ((m.kind() == MoveKind::Promotion) != promotion.has_value()) continue;
+    if (promotion && m.promotion() != *promotion) continue;
+    bool fits = true;
+    for (const char h : hints) {
+      if (h >= 'a' && h <= 'h')
+        fits = fits && m.from().file() == h - 'a';
+      else if (h >= '1' && h <= '8')
+        fits = fits && m.from().rank() == h - '1';
+      else
+        fits = false;
+    }
+    if (!fits) continue;
+    if (!found.is_none()) return Move::none();  // ambiguous
+    found = m;
+  }
+  return found;
 }
 
 }  // namespace tessera

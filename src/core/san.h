@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "core/position.h"
 
@@ -11,5 +12,10 @@ namespace tessera {
 
 // `m` is a legal move of `pos`.
 [[nodiscard]] std::string move_to_san(const Position& pos, Move m);
+
+// The legal move of `pos` that `san` names, or Move::none(). Check and annotation marks
+// (+ # ! ?), the '=' of a promotion and "0-0" for "O-O" are accepted; so is a disambiguation
+// that is not needed ("Ngf3" when only one knight reaches f3).
+[[nodiscard]] Move move_from_san(const Position& pos, std::string_view san);
 
 }  // namespace tessera

@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -23,7 +24,12 @@
 
 #include "core/movegen.h"
 #include "core/position.h"
+#include "datagen/chain.h"
+#include "datagen/chain_file.h"
+#include "datagen/data_writer.h"
+#include "datagen/openings.h"
 #include "datagen/record_file.h"
+#include "datagen/searcher.h"
 #include "engine/engine.h"
 #include "game/game_rules.h"
 
@@ -78,65 +84,11 @@ class SignalGuard {
   return GameResult::Draw;
 }
 
-// The first four fields of an EPD line (plus the two counters when a FEN has them).
-[[nodiscard]] std::string epd_position(const std::string& line) {
-  std::istringstream in(line);
-  std::vector<std::string> fields;
-  std::string field;
-  while (fields.size() < 6 && in >> field) fields.push_back(field);
-  const auto is_number = [](const std::string& s) {
-    return !s.empty() &&
-           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-  };
-  const std::size_t keep = fields.size() == 6 && is_number(fields[4]) && is_number(fields[5])
-                               ? 6
-                               : std::min<std::size_t>(fields.size(), 4);
-  std::string fen;
-  for (std::size_t i = 0; i < keep; ++i) fen += (i ? " " : "") + fields[i];
-  return fen;
-}
-
-// The start positions of an openings file, each checked; empty lines and '#' comments skipped.
-[[nodiscard]] bool load_openings(const std::string& path, bool chess960,
-                                 std::vector<std::string>& fens, std::string& error) {
-  std::ifstream in(path);
-  if (!in) {
-    error = fmt::format("cannot read the openings file '{}'", path);
-    return false;
-  }
-  std::string line;
-  for (int number = 1; std::getline(in, line); ++number) {
-    const std::size_t first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos || line[first] == '#') continue;
-    std::string fen = epd_position(line);
-    std::string why;
-    if (!Position::from_fen(fen, chess960, why)) {
-      error = fmt::format("{}:{}: not a position: {}", path, number, why);
-      return false;
-    }
-    fens.push_back(std::move(fen));
-  }
-  if (in.bad()) {
-    error = fmt::format("cannot read the openings file '{}'", path);
-    return false;
-  }
-  if (fens.empty()) {
-    error = fmt::format("the openings file '{}' has no positions", path);
-    return false;
-  }
-  return true;
-}
-
 struct FinishedGame {
   std::vector<TrainingRecord> records;
+  std::vector<Move> moves;  // the best move of each record's search (the one played)
   GameResult result = GameResult::Draw;
   int plies = 0;  // played, opening included
-};
-
-struct SearchResult {
-  Move best = Move::none();
-  int score = 0;  // side to move
-  bool mate = false;
 };
 
 // One engine and the games it plays, one at a time.
@@ -144,24 +96,12 @@ class GamePlayer {
  public:
   GamePlayer(const DatagenConfig& config, const std::vector<std::string>& openings,
              const std::atomic<bool>& stop)
-      : config_(config), openings_(openings), stop_(stop) {
-    engine_ = std::make_unique<Engine>(EngineCallbacks{[this](const SearchInfo& info) {
-                                                         const std::lock_guard lock(mutex_);
-                                                         last_.score = info.score;
-                                                         last_.mate = info.is_mate;
-                                                       },
-                                                       [this](Move best, Move) {
-                                                         const std::lock_guard lock(mutex_);
-                                                         last_.best = best;
-                                                       },
-                                                       [](const std::string&) {}});
-  }
+      : config_(config), openings_(openings), stop_(stop) {}
 
   // Applies the options; an error message, or "".
   [[nodiscard]] std::string configure() {
-    engine_->set_chess960(config_.chess960);
-    if (std::string e = engine_->set_threads(1); !e.empty()) return e;
-    return engine_->set_hash_mb(config_.hash_mb);
+    return searcher_.configure({config_.chess960 || config_.chess960_starts, config_.hash_mb,
+                                config_.use_network, config_.eval_file});
   }
 
   // Game `index`, or nullopt when a stop was requested before it ended.
@@ -170,14 +110,14 @@ class GamePlayer {
     for (int attempt = 1;; ++attempt) {
       if (stop_.load(std::memory_order_relaxed)) return std::nullopt;
       draw_opening(rng);
-      engine_->new_game();
+      searcher_.new_game();
       const bool last_try = attempt == kOpeningTries;
       if (auto over = rules_result(pos_, plies(), config_.max_plies)) {
         if (!last_try) continue;
-        return FinishedGame{{}, *over, plies()};  // no playable opening: a game without records
+        return FinishedGame{{}, {}, *over, plies()};  // no playable opening: no records
       }
       const SearchResult first = search();
-      if ((first.mate || std::abs(first.score) > kOpeningMaxScore) && !last_try) continue;
+      if ((first.mate || std::abs(first.score) > config_.opening_bound) && !last_try) continue;
       return play_out(first);
     }
   }
@@ -187,47 +127,37 @@ class GamePlayer {
 
   // A start position (from the openings, or the standard one) and the random plies after it.
   void draw_opening(std::mt19937_64& rng) {
-    start_ = openings_.empty() ? std::string(Position::kStartFen)
-                               : openings_[std::size_t(rng() % openings_.size())];
+    if (!openings_.empty()) {
+      start_ = openings_[std::size_t(rng() % openings_.size())];
+    } else if (config_.chess960_starts) {
+      start_ = game::chess960_start_fen(int(rng() % 960));
+    } else {
+      start_ = std::string(Position::kStartFen);
+    }
     std::string error;
-    pos_ = *Position::from_fen(start_, config_.chess960, error);  // checked when loaded
+    pos_ = *Position::from_fen(start_, config_.chess960 || config_.chess960_starts,
+                               error);  // checked when loaded
     moves_.clear();
     game::play_random_plies(pos_, rng, config_.random_plies, moves_);
   }
 
   [[nodiscard]] SearchResult search() {
-    if (std::string e = engine_->set_position(start_, moves_); !e.empty())
-      throw std::runtime_error("the engine refused a game position: " + e);
     SearchLimits limits;
     if (config_.depth > 0) {
       limits.depth = config_.depth;
+    } else if (config_.soft_nodes > 0) {
+      limits.soft_nodes = config_.soft_nodes;
+      limits.nodes = config_.soft_nodes * kSoftNodeCap;
     } else {
       limits.nodes = config_.nodes;
     }
-    {
-      const std::lock_guard lock(mutex_);
-      last_ = SearchResult{};
-    }
-    engine_->search_sync(limits, true);
-    const std::lock_guard lock(mutex_);
-    if (last_.best.is_none() || !pos_.is_legal_move(last_.best))
-      throw std::runtime_error("the search returned no legal move in " + pos_.fen());
-    return last_;
+    return searcher_.search(start_, moves_, pos_, limits);
   }
 
   [[nodiscard]] TrainingRecord make_record(const SearchResult& s) const {
-    TrainingRecord r;
-    r.position = encode(pos_);
     const int white = pos_.side_to_move() == WHITE ? s.score : -s.score;
-    r.score_white = std::int16_t(s.mate ? (white > 0 ? kScoreLimit : -kScoreLimit)
-                                        : std::clamp(white, -kScoreLimit, kScoreLimit));
-    const bool quiet =
-        !pos_.in_check() && !pos_.is_capture(s.best) && s.best.kind() != MoveKind::Promotion;
-    r.flags = std::uint8_t((quiet ? TrainingRecord::kQuiet : 0) |
-                           (pos_.in_check() ? TrainingRecord::kInCheck : 0));
-    r.ply = std::uint16_t(std::min(pos_.plies_from_start(), 0xFFFF));
-    r.rule50 = std::uint8_t(std::min(pos_.rule50(), 0xFF));
-    return r;
+    return record_of(pos_, s.mate ? (white > 0 ? kScoreLimit : -kScoreLimit) : white, s.best,
+                     pos_.plies_from_start(), pos_.rule50());
   }
 
   // The game from the accepted opening, whose first search is `s`.
@@ -237,6 +167,7 @@ class GamePlayer {
     std::optional<GameResult> result;
     for (;;) {
       game.records.push_back(make_record(s));
+      game.moves.push_back(s.best);
       const int white = pos_.side_to_move() == WHITE ? s.score : -s.score;
       if (s.mate) {
         result = white > 0 ? GameResult::WhiteWins : GameResult::BlackWins;
@@ -272,9 +203,7 @@ class GamePlayer {
   std::string start_;
   Position pos_ = Position::startpos();
   std::vector<std::string> moves_;
-  std::mutex mutex_;
-  SearchResult last_;
-  std::unique_ptr<Engine> engine_;  // last: its search threads go before what they report to
+  Searcher searcher_;
 };
 
 // Finished games, handed from the players to the writer, which takes them in index order.
@@ -323,6 +252,19 @@ class ReorderBuffer {
   std::string error_;
 };
 
+// The game as a chain: its first record's position and clocks, and each search's move.
+[[nodiscard]] GameChain chain_of(const FinishedGame& game) {
+  GameChain chain;
+  if (game.records.empty()) return chain;
+  chain.start = game.records.front().position;
+  chain.ply = game.records.front().ply;
+  chain.rule50 = game.records.front().rule50;
+  chain.result = game.result;
+  for (std::size_t i = 0; i < game.records.size(); ++i)
+    chain.plies.push_back({game.moves[i], game.records[i].score_white});
+  return chain;
+}
+
 [[nodiscard]] std::string duration_text(double seconds) {
   const auto s = std::int64_t(seconds + 0.5);
   if (s >= 3600) return fmt::format("{}h{:02}m{:02}s", s / 3600, s / 60 % 60, s % 60);
@@ -346,8 +288,8 @@ int run_datagen(const DatagenConfig& config, std::ostream& out, std::ostream& er
     fmt::print(err, "error: {}\n", error);
     return 1;
   }
-  RecordWriter writer;
-  if (!writer.open(config.output, config.append, error)) {
+  DataWriter writer;
+  if (!writer.open(config.output, config.append, config.format, error)) {
     fmt::print(err, "error: {}\n", error);
     return 1;
   }
@@ -398,10 +340,7 @@ int run_datagen(const DatagenConfig& config, std::ostream& out, std::ostream& er
   while (!over && written < config.games) {
     if (stop->load()) halt.store(true);
     for (FinishedGame& game : buffer.take(written, std::chrono::milliseconds(100), over)) {
-      for (const TrainingRecord& r : game.records) writer.write(r);
-      // One zstd frame a game, flushed: a killed process leaves every game written before it.
-      // Frames of a game's hundred-odd records compress within a few per cent of one frame.
-      writer.flush();
+      writer.write(chain_of(game), game.records);
       positions += game.records.size();
       total_plies += std::uint64_t(game.plies);
       ++results[std::size_t(game.result)];
@@ -467,7 +406,12 @@ int run_datagen_stats(const std::string& path, std::ostream& out, std::ostream& 
   const auto share = [&](std::uint64_t n) {
     return records ? 100.0 * double(n) / double(records) : 0.0;
   };
+  std::error_code ec;
+  const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
   fmt::print(out, "file: {}\n", path);
+  fmt::print(out, "format: {}, {} bytes, {:.2f} bytes a position\n",
+             reader.chains() ? "game chains" : "32-byte records", ec ? 0 : bytes,
+             records && !ec ? double(bytes) / double(records) : 0.0);
   fmt::print(out, "records: {}\n", records);
   fmt::print(out, "games: {} (runs of consecutive plies)\n", games);
   fmt::print(out, "quiet: {} ({:.1f}%)\n", quiet, share(quiet));

@@ -17,13 +17,19 @@
 #include <iosfwd>
 #include <string>
 
+#include "datagen/data_writer.h"
+
 namespace tessera::datagen {
 
 struct DatagenConfig {
   int games = 100;
   int threads = 1;             // games played at once, one single-threaded engine each
-  std::uint64_t nodes = 5000;  // per search; ignored when depth > 0
-  int depth = 0;               // > 0: a fixed-depth search instead of a node count
+  std::uint64_t nodes = 5000;  // per search; ignored when depth > 0 or soft_nodes > 0
+  // > 0: no new iteration once a search has passed this many nodes, and a hard stop at
+  // kSoftNodeCap times it (the node count of an iteration varies, this keeps its end)
+  std::uint64_t soft_nodes = 0;
+  int depth = 0;  // > 0: a fixed-depth search instead of a node count
+  DataFormat format = DataFormat::Chains;
   std::uint64_t seed = 1;
   int random_plies = 8;      // uniformly random legal plies after the start position
   std::string openings;      // EPD/FEN file, one start position a line; empty: the start position
@@ -32,13 +38,20 @@ struct DatagenConfig {
   std::size_t hash_mb = 16;  // per engine
   int max_plies = 400;       // plies played (opening included) after which a game is drawn
   bool chess960 = false;
+  // Start each game from a random Chess960 position (one of the 960, drawn per game) before
+  // the random plies; implies chess960.
+  bool chess960_starts = false;
+  int opening_bound = 400;         // an opening is drawn again when |first score| > this (cp)
+  bool use_network = false;        // search with the evaluation network instead of the hand-crafted
+  std::string eval_file;           // with use_network: a network file instead of the embedded one
   bool progress_in_place = false;  // progress on one line rewritten with '\r' (a terminal)
 };
 
+inline constexpr std::uint64_t kSoftNodeCap = 8;
+
 // Adjudication and opening filter; the figures are centipawns from the search.
-inline constexpr int kOpeningMaxScore = 400;  // a longer opening is drawn when |first score| >
-inline constexpr int kOpeningTries = 32;
-inline constexpr int kWinScore = 1000;  // adjudicated won: >= this for kWinPlies plies in a row
+inline constexpr int kOpeningTries = 32;  // openings drawn before one beyond the bound is kept
+inline constexpr int kWinScore = 1000;    // adjudicated won: >= this for kWinPlies plies in a row
 inline constexpr int kWinPlies = 4;
 inline constexpr int kDrawScore = 10;  // adjudicated drawn: |score| <= this for kDrawPlies plies
 inline constexpr int kDrawPlies = 10;  //   in a row, from game ply kDrawMinPly on
@@ -51,8 +64,9 @@ inline constexpr int kDrawMinPly = 80;
 [[nodiscard]] int run_datagen(const DatagenConfig& config, std::ostream& out, std::ostream& err,
                               const std::atomic<bool>* stop = nullptr);
 
-// Reads a record file and prints its counts (records, quiet, results, mean |score|). Returns 0
-// for a good file and for one cut while being written (with a warning), 1 for corrupt data.
+// Reads a record or chain file and prints its counts (records, quiet, results, mean |score|).
+// Returns 0 for a good file and for one cut while being written (with a warning), 1 for corrupt
+// data.
 [[nodiscard]] int run_datagen_stats(const std::string& path, std::ostream& out, std::ostream& err);
 
 }  // namespace tessera::datagen

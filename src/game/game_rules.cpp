@@ -1,5 +1,8 @@
 #include "game/game_rules.h"
 
+#include <array>
+#include <stdexcept>
+
 #include "core/movegen.h"
 #include "core/zobrist.h"
 
@@ -30,6 +33,43 @@ std::optional<Verdict> rules_verdict(const Position& pos, int plies, int max_pli
 
 std::mt19937_64 game_generator(std::uint64_t seed, int index) {
   return std::mt19937_64(mix(seed ^ mix(std::uint64_t(index))));
+}
+
+std::string chess960_start_fen(int index) {
+  if (index < 0 || index > 959) throw std::out_of_range("a Chess960 start is numbered 0 to 959");
+  std::array<char, 8> rank{};
+  // The n-th empty file, counting from a.
+  const auto place = [&](int n, char piece) {
+    for (std::size_t file = 0; file < rank.size(); ++file)
+      if (rank[file] == 0 && n-- == 0) {
+        rank[file] = piece;
+        return;
+      }
+  };
+  int n = index;
+  rank[std::size_t(2 * (n % 4) + 1)] = 'B';  // the light-squared bishop: b, d, f or h
+  n /= 4;
+  rank[std::size_t(2 * (n % 4))] = 'B';  // the dark-squared one: a, c, e or g
+  n /= 4;
+  place(n % 6, 'Q');
+  n /= 6;
+  // The two knights on the five files left, the ten ways in order.
+  static constexpr std::array<std::array<int, 2>, 10> kKnights = {
+      {{0, 1}, {0, 2}, {0, 3}, {0, 4}, {1, 2}, {1, 3}, {1, 4}, {2, 3}, {2, 4}, {3, 4}}};
+  place(kKnights[std::size_t(n)][1], 'N');  // the later one first, so the earlier one's n holds
+  place(kKnights[std::size_t(n)][0], 'N');
+  place(0, 'R');
+  place(0, 'K');
+  place(0, 'R');
+  std::string white(rank.begin(), rank.end()), black;
+  std::string rook_files;
+  for (std::size_t file = 0; file < rank.size(); ++file) {
+    black += char(rank[file] - 'A' + 'a');
+    if (rank[file] == 'R') rook_files += char('A' + file);
+  }
+  const std::string castling = std::string(1, rook_files[1]) + rook_files[0] +
+                               char(rook_files[1] - 'A' + 'a') + char(rook_files[0] - 'A' + 'a');
+  return black + "/pppppppp/8/8/8/8/PPPPPPPP/" + white + " w " + castling + " - 0 1";
 }
 
 void play_random_plies(Position& pos, std::mt19937_64& rng, int plies,

@@ -34,6 +34,10 @@ struct Verdict {
 // The generator of game `index` of a run seeded with `seed`.
 [[nodiscard]] std::mt19937_64 game_generator(std::uint64_t seed, int index);
 
+// The Chess960 start position of Scharnagl number `index` (0 to 959; 518 is the standard
+// position) in Shredder-FEN, whose castling field names the rook files.
+[[nodiscard]] std::string chess960_start_fen(int index);
+
 // Plays up to `plies` random legal moves (fewer when the game ends first), appending each in
 // UCI notation to `moves`.
 void play_random_plies(Position& pos, std::mt19937_64& rng, int plies,

@@ -21,6 +21,7 @@ struct SearchLimits {
   int movestogo = 0;                    // 0: sudden death
   int depth = 0;                        // 0: no depth limit
   std::uint64_t nodes = 0;              // 0: no node limit
+  std::uint64_t soft_nodes = 0;         // > 0: no new iteration once this many are searched
   int mate = 0;                         // mate in N moves, 0: not asked
   std::int64_t movetime = 0;            // ms, 0: not asked
   bool infinite = false;

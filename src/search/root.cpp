@@ -248,6 +248,8 @@ bool Worker::should_stop_after_iteration(int iteration_score, int depth) {
   if (limits.mate > 0 && iteration_score >= kMateInMaxPly &&
       mate_moves(iteration_score) <= limits.mate)
     return true;
+  // A soft node limit (data generation) ends the search after the iteration that passes it.
+  if (limits.soft_nodes && shared_.total_nodes() >= limits.soft_nodes) return true;
   if (!shared_.time.enabled() || shared_.pondering.load(std::memory_order_relaxed)) return false;
   // A timed search that has proven a mate no deeper than its full-width depth gains nothing by
   // iterating on (a shorter mate would have shown up already).

@@ -42,7 +42,7 @@ namespace {
 // on_info / on_bestmove, which only format and print.
 class Session {
  public:
-  explicit Session(std::ostream& out);
+  Session(std::ostream& out, std::vector<ExtraCommand> extra_commands);
   [[nodiscard]] int run(std::istream& in);
 
  private:
@@ -91,6 +91,7 @@ class Session {
   }
 
   Output out_;
+  std::vector<ExtraCommand> extra_commands_;
   // The position of the running (or last) search, for move notation in callbacks. Written by
   // the reading thread only while no search runs; the mutex makes that visible to the callback.
   std::mutex root_mutex_;
@@ -125,8 +126,9 @@ const std::array<Session::Command, 13> Session::kCommands = {{
     {"bench", &Session::cmd_bench},
 }};
 
-Session::Session(std::ostream& out)
+Session::Session(std::ostream& out, std::vector<ExtraCommand> extra_commands)
     : out_(out),
+      extra_commands_(std::move(extra_commands)),
       engine_(EngineCallbacks{
           [this](const SearchInfo& info) { on_info(info); },
           [this](Move best, Move ponder) { on_bestmove(best, ponder); },
@@ -173,6 +175,13 @@ void Session::dispatch(const Words& words) {
   for (const Command& command : kCommands) {
     if (command.name == name) {
       (this->*command.handler)(words);
+      return;
+    }
+  }
+  for (const ExtraCommand& command : extra_commands_) {
+    if (command.name == name) {
+      ensure_idle();
+      command.run(words, [this](const std::string& text) { out_.line(text); });
       return;
     }
   }
@@ -494,8 +503,8 @@ void Session::on_bestmove(Move best, Move ponder) {
 
 }  // namespace
 
-int run(std::istream& in, std::ostream& out) {
-  Session session(out);
+int run(std::istream& in, std::ostream& out, std::vector<ExtraCommand> extra_commands) {
+  Session session(out, std::move(extra_commands));
   return session.run(in);
 }
 
