@@ -9,7 +9,7 @@ set -euo pipefail
 seconds=${1:-60}
 cd "$(dirname "$0")/.."
 bin=build/fuzz/tests/fuzz
-targets=(fuzz_fen fuzz_uci_move fuzz_uci fuzz_record fuzz_book fuzz_nnue_file)
+targets=(fuzz_fen fuzz_uci_move fuzz_uci fuzz_record fuzz_book fuzz_nnue_file fuzz_pgn)
 mkdir -p build/fuzz/findings
 for target in "${targets[@]}"; do
   [[ -x $bin/$target ]] || { echo "$bin/$target missing: build the fuzz preset first" >&2; exit 2; }

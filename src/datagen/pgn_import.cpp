@@ -66,6 +66,10 @@ struct PgnGame {
     why = "no scored move";
     return std::nullopt;
   }
+  if (game.moves.size() - first > GameChain::kMaxPlies) {
+    why = fmt::format("over {} scored plies", GameChain::kMaxPlies);
+    return std::nullopt;
+  }
   GameChain chain;
   chain.result = *result;
   for (std::size_t i = 0; i < game.moves.size(); ++i) {
@@ -238,7 +242,8 @@ std::optional<int> comment_score(std::string_view comment) {
   // The depth after '/' tells a score from other numbers a comment may hold.
   if (j == i || j >= comment.size() || comment[j] != '/') return std::nullopt;
   const std::string number(comment.substr(i, j - i));
-  if (std::count(number.begin(), number.end(), '.') > 1 || number == ".") return std::nullopt;
+  if (std::count(number.begin(), number.end(), '.') > 1 || number == "." || number.size() > 12)
+    return std::nullopt;
   const double pawns = std::stod(number);
   return sign * int(std::lround(std::min(pawns * 100.0, double(kScoreLimit))));
 }
@@ -257,14 +262,21 @@ bool import_pgn(const std::string& path, const std::function<void(const GameChai
     error = fmt::format("cannot read '{}'", path);
     return false;
   }
-  const std::string text = buffer.str();
+  import_pgn_text(buffer.str(), path, on_game, on_skip, stats);
+  return true;
+}
+
+void import_pgn_text(const std::string& text, const std::string& name,
+                     const std::function<void(const GameChain&)>& on_game,
+                     const std::function<void(const std::string&)>& on_skip,
+                     PgnImportStats& stats) {
   const std::function<void(const PgnGame&)> done = [&](const PgnGame& game) {
     ++stats.games;
     std::string why;
     const std::optional<GameChain> chain = chain_of(game, why);
     if (!chain) {
       ++stats.skipped;
-      on_skip(fmt::format("{}:{}: game {} skipped: {}", path, game.line, stats.games, why));
+      on_skip(fmt::format("{}:{}: game {} skipped: {}", name, game.line, stats.games, why));
       return;
     }
     ++stats.converted;
@@ -272,7 +284,6 @@ bool import_pgn(const std::string& path, const std::function<void(const GameChai
     on_game(*chain);
   };
   PgnScanner(text, done).run();
-  return true;
 }
 
 }  // namespace tessera::datagen
