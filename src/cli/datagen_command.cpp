@@ -5,7 +5,7 @@
 #include "cli/flags.h"
 #include "core/types.h"
 
-namespace tessera {
+namespace tessera::cli {
 
 void add_datagen_options(cxxopts::Options& options) {
   options.add_options("datagen")("output", "datagen: the record file to write (zstd)",
@@ -57,4 +57,4 @@ std::optional<datagen::DatagenConfig> datagen_config(const cxxopts::ParseResult&
   return c;
 }
 
-}  // namespace tessera
+}  // namespace tessera::cli

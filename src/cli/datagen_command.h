@@ -8,7 +8,7 @@
 
 #include "datagen/datagen.h"
 
-namespace tessera {
+namespace tessera::cli {
 
 // Adds --openings, --output and --append. datagen also reads the selfplay flags --games,
 // --threads, --nodes, --hash, --seed, --random-plies, --max-plies, and --depth and --chess960.
@@ -20,4 +20,4 @@ void add_datagen_options(cxxopts::Options& options);
 [[nodiscard]] std::optional<datagen::DatagenConfig> datagen_config(
     const cxxopts::ParseResult& parsed, std::string& error);
 
-}  // namespace tessera
+}  // namespace tessera::cli

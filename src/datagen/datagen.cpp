@@ -145,16 +145,17 @@ class GamePlayer {
   GamePlayer(const DatagenConfig& config, const std::vector<std::string>& openings,
              const std::atomic<bool>& stop)
       : config_(config), openings_(openings), stop_(stop) {
-    engine_ = std::make_unique<Engine>(EngineCallbacks{[this](const SearchInfo& info) {
-                                                         const std::lock_guard lock(mutex_);
-                                                         last_.score = info.score;
-                                                         last_.mate = info.is_mate;
-                                                       },
-                                                       [this](Move best, Move) {
-                                                         const std::lock_guard lock(mutex_);
-                                                         last_.best = best;
-                                                       },
-                                                       [](const std::string&) {}});
+    engine_ = std::make_unique<engine::Engine>(
+        search::EngineCallbacks{[this](const search::SearchInfo& info) {
+                                  const std::lock_guard lock(mutex_);
+                                  last_.score = info.score;
+                                  last_.mate = info.is_mate;
+                                },
+                                [this](Move best, Move) {
+                                  const std::lock_guard lock(mutex_);
+                                  last_.best = best;
+                                },
+                                [](const std::string&) {}});
   }
 
   // Applies the options; an error message, or "".
@@ -198,7 +199,7 @@ class GamePlayer {
   [[nodiscard]] SearchResult search() {
     if (std::string e = engine_->set_position(start_, moves_); !e.empty())
       throw std::runtime_error("the engine refused a game position: " + e);
-    SearchLimits limits;
+    search::SearchLimits limits;
     if (config_.depth > 0) {
       limits.depth = config_.depth;
     } else {
@@ -274,7 +275,8 @@ class GamePlayer {
   std::vector<std::string> moves_;
   std::mutex mutex_;
   SearchResult last_;
-  std::unique_ptr<Engine> engine_;  // last: its search threads go before what they report to
+  std::unique_ptr<engine::Engine>
+      engine_;  // last: its search threads go before what they report to
 };
 
 // Finished games, handed from the players to the writer, which takes them in index order.
