@@ -1,4 +1,4 @@
 // Tessera: a UCI chess engine.
 #include "cli/cli.h"
 
-int main(int argc, char** argv) { return tessera::run_cli(argc, argv); }
+int main(int argc, char** argv) { return tessera::cli::run_cli(argc, argv); }

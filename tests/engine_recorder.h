@@ -13,13 +13,13 @@ namespace tessera::testing {
 
 struct Recorder {
   std::mutex mutex;
-  std::vector<SearchInfo> infos;
+  std::vector<search::SearchInfo> infos;
   std::vector<std::pair<Move, Move>> bestmoves;  // (best, ponder)
   std::atomic<int> bestmove_count{0};
 
-  EngineCallbacks callbacks() {
-    EngineCallbacks cb;
-    cb.on_info = [this](const SearchInfo& i) {
+  search::EngineCallbacks callbacks() {
+    search::EngineCallbacks cb;
+    cb.on_info = [this](const search::SearchInfo& i) {
       std::lock_guard lock(mutex);
       infos.push_back(i);
     };

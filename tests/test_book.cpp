@@ -27,6 +27,10 @@ namespace {
 using book::BookMove;
 using book::PolyglotBook;
 using book::PolyglotEntry;
+using engine::Engine;
+using search::EngineCallbacks;
+using search::SearchInfo;
+using search::SearchLimits;
 namespace fs = std::filesystem;
 
 const std::string kOpeningsBin = TESSERA_SOURCE_DIR "/tests/data/book/openings.bin";

@@ -408,10 +408,10 @@ TEST(ChainDatagen, Chess960StartsAreTheNineHundredSixty) {
 TEST(ChainDatagen, SoftNodeLimitEndsAnIterationPastIt) {
   std::uint64_t searched[2] = {0, 0};
   for (std::uint64_t& nodes : searched) {
-    Engine engine(
-        EngineCallbacks{[](const SearchInfo&) {}, [](Move, Move) {}, [](const std::string&) {}});
+    engine::Engine engine(search::EngineCallbacks{[](const search::SearchInfo&) {},
+                                                  [](Move, Move) {}, [](const std::string&) {}});
     ASSERT_EQ(engine.set_threads(1), "");
-    SearchLimits limits;
+    search::SearchLimits limits;
     limits.soft_nodes = 3000;
     limits.nodes = 3000 * datagen::kSoftNodeCap;
     nodes = engine.search_sync(limits);
@@ -428,10 +428,10 @@ TEST(ChainDatagen, SoftNodeLimitEndsAnIterationPastIt) {
   const auto request = datagen::parse_genfens(words, error);
   EXPECT_TRUE(request) << error;
   std::vector<std::string> lines;
-  if (request)
-    EXPECT_TRUE(datagen::run_genfens(
-        *request, [&](const std::string& l) { lines.push_back(l); }, error))
-        << error;
+  if (!request) return lines;
+  const bool ran = datagen::run_genfens(
+      *request, [&](const std::string& l) { lines.push_back(l); }, error);
+  EXPECT_TRUE(ran) << error;
   return lines;
 }
 

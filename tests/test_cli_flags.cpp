@@ -9,7 +9,7 @@
 #include "cli/datagen_command.h"
 #include "cli/selfplay.h"
 
-namespace tessera {
+namespace tessera::cli {
 namespace {
 
 cxxopts::ParseResult parse(std::vector<const char*> args) {
@@ -94,4 +94,4 @@ TEST(CliFlags, HelpGivesEachCommandsDefaults) {
 }
 
 }  // namespace
-}  // namespace tessera
+}  // namespace tessera::cli

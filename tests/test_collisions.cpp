@@ -14,7 +14,11 @@
 namespace tessera {
 namespace {
 
+using engine::Engine;
+using search::SearchInfo;
+using search::SearchLimits;
 using testing::Recorder;
+using uci::kBenchPositions;
 
 // The first illegal move of `pv` played from `root`, described, or "".
 std::string illegal_in_line(const Position& root, const std::vector<Move>& pv) {

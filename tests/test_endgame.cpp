@@ -18,7 +18,7 @@
 #include "search/tablebase.h"
 #include "test_core_support.h"
 
-namespace tessera {
+namespace tessera::eval {
 namespace {
 
 using search::Tablebases;
@@ -407,4 +407,4 @@ TEST(Endgame, ColourFlipNegatesTheScoreAndSwapsTheStrongSide) {
 }
 
 }  // namespace
-}  // namespace tessera
+}  // namespace tessera::eval

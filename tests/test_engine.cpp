@@ -14,7 +14,7 @@
 #include "engine/engine.h"
 #include "engine_recorder.h"
 
-namespace tessera {
+namespace tessera::engine {
 namespace {
 
 using testing::Recorder;
@@ -238,4 +238,4 @@ TEST(Engine, NewGameAndSearchSyncAreQuiet) {
 }
 
 }  // namespace
-}  // namespace tessera
+}  // namespace tessera::engine

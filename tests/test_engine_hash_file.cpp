@@ -12,7 +12,7 @@
 #include "engine_recorder.h"
 #include "temp_dir.h"
 
-namespace tessera {
+namespace tessera::engine {
 namespace {
 
 using test::TempDir;
@@ -174,4 +174,4 @@ TEST(EngineHashFile, ARefusedLoadKeepsTheTableAndHashStillResizes) {
 }
 
 }  // namespace
-}  // namespace tessera
+}  // namespace tessera::engine

@@ -14,7 +14,7 @@
 #include "eval/nnue/trace.h"
 #include "test_core_support.h"
 
-namespace tessera {
+namespace tessera::engine {
 namespace {
 
 std::filesystem::path scratch(const std::string& name) {
@@ -100,4 +100,4 @@ TEST(EngineNetwork, BadFilesAreRefusedAndThePreviousNetworkStays) {
 }
 
 }  // namespace
-}  // namespace tessera
+}  // namespace tessera::engine

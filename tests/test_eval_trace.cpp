@@ -18,7 +18,7 @@
 #include "test_core_support.h"
 #include "uci/eval_report.h"
 
-namespace tessera {
+namespace tessera::eval {
 namespace {
 
 // The colour flip of `pos`, through the record codec (whose flip is tested on its own).
@@ -84,7 +84,7 @@ TEST(Evaluation, TraceAddsUpToTheEvaluation) {
 
 TEST(Evaluation, ReportNamesEveryTermAndTheResult) {
   const Position pos = test::parse("r3k3/8/8/8/8/8/3P4/R2QK3 b - - 0 1");
-  const auto lines = uci::eval_report(Engine(EngineCallbacks{}), pos);
+  const auto lines = uci::eval_report(engine::Engine(search::EngineCallbacks{}), pos);
   const EvalTrace t = evaluate_traced(pos);
   for (const EvalTerm& term : t.terms) {
     bool found = false;
@@ -99,7 +99,7 @@ TEST(Evaluation, ReportNamesEveryTermAndTheResult) {
 
 TEST(Evaluation, ReportNamesTheSpecialisedEndgame) {
   const Position pos = test::parse("8/8/8/4k3/8/8/8/R3K3 b - - 0 1");
-  const auto lines = uci::eval_report(Engine(EngineCallbacks{}), pos);
+  const auto lines = uci::eval_report(engine::Engine(search::EngineCallbacks{}), pos);
   ASSERT_FALSE(lines.empty());
   EXPECT_NE(lines.front().find("KXK"), std::string::npos) << lines.front();
   EXPECT_NE(lines.back().find(std::to_string(evaluate(pos)) + " cp"), std::string::npos);
@@ -153,7 +153,7 @@ TEST(Evaluation, CoefficientsReproduceTheEvaluation) {
       previous = index;
       sum += eval::kWeights[index] * coefficient;
     }
-    const int tapered = (sum.mg * c.phase + sum.eg * (eval::kMaxPhase - c.phase)) / eval::kMaxPhase;
+    const int tapered = (sum.mg * c.phase + sum.eg * (kMaxPhase - c.phase)) / kMaxPhase;
     const int white = std::clamp(tapered * c.scale / kScaleNormal, -20000, 20000);
     ASSERT_EQ(pos.side_to_move() == WHITE ? white : -white, evaluate(pos)) << pos.fen();
     ++checked;
@@ -213,7 +213,7 @@ TEST(Evaluation, DrawishMaterialIsScaled) {
 
 TEST(Evaluation, ReportShowsTheNetworkAndWhichEvaluationPlays) {
   const Position pos = test::parse("r3k3/8/8/8/8/8/3P4/R2QK3 b - - 0 1");
-  Engine engine(EngineCallbacks{});
+  engine::Engine engine(search::EngineCallbacks{});
   const auto net = engine.network_trace(pos);
   ASSERT_TRUE(net.has_value());
   engine.set_use_network(true);
@@ -234,7 +234,7 @@ TEST(Evaluation, ReportShowsTheNetworkAndWhichEvaluationPlays) {
 }
 
 TEST(Evaluation, ReportSaysWhenTheGameIsOver) {
-  const Engine engine(EngineCallbacks{});
+  const engine::Engine engine(search::EngineCallbacks{});
   const auto mate = uci::eval_report(engine, test::parse("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"));
   ASSERT_EQ(mate.size(), 1u);
   EXPECT_NE(mate[0].find("checkmate: white wins"), std::string::npos) << mate[0];
@@ -244,4 +244,4 @@ TEST(Evaluation, ReportSaysWhenTheGameIsOver) {
 }
 
 }  // namespace
-}  // namespace tessera
+}  // namespace tessera::eval

@@ -97,12 +97,12 @@ Move from_san(const Position& pos, const std::string& token) {
 
 TEST(San, SelfplayPgnReplaysToItsResults) {
   const auto path = std::filesystem::temp_directory_path() / "tessera-selfplay-test.pgn";
-  SelfplayConfig config;
+  cli::SelfplayConfig config;
   config.games = 2;
   config.nodes = 300;
   config.pgn = path.string();
   std::ostringstream out, err;
-  ASSERT_EQ(run_selfplay(config, out, err), 0) << err.str();
+  ASSERT_EQ(cli::run_selfplay(config, out, err), 0) << err.str();
 
   std::ifstream in(path);
   std::string line, moves;

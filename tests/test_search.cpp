@@ -20,6 +20,10 @@
 namespace tessera {
 namespace {
 
+using engine::Engine;
+using search::EngineCallbacks;
+using search::SearchInfo;
+using search::SearchLimits;
 using testing::Recorder;
 
 SearchLimits depth_limit(int depth) {
@@ -362,15 +366,15 @@ TEST(Evaluation, IsSymmetricAndBounded) {
   for (const char* fen : fens) {
     const Position pos = from_fen(fen);
     const Position mirrored = from_fen(mirror_fen(fen));
-    EXPECT_EQ(evaluate(pos), evaluate(mirrored)) << fen << " vs " << mirror_fen(fen);
-    EXPECT_LT(std::abs(evaluate(pos)), search::kMateInMaxPly);
+    EXPECT_EQ(eval::evaluate(pos), eval::evaluate(mirrored)) << fen << " vs " << mirror_fen(fen);
+    EXPECT_LT(std::abs(eval::evaluate(pos)), search::kMateInMaxPly);
   }
   // The side to move matters only through the tempo bonus.
   const Position start = from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-  EXPECT_GT(evaluate(start), 0);
-  EXPECT_LT(evaluate(start), 50);
+  EXPECT_GT(eval::evaluate(start), 0);
+  EXPECT_LT(eval::evaluate(start), 50);
   // More material is better.
-  EXPECT_GT(evaluate(from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1")), 700);
+  EXPECT_GT(eval::evaluate(from_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1")), 700);
 }
 
 }  // namespace

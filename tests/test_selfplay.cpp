@@ -3,7 +3,7 @@
 
 #include "cli/selfplay.h"
 
-namespace tessera {
+namespace tessera::cli {
 namespace {
 
 TEST(Selfplay, ParsesTimeControls) {
@@ -29,4 +29,4 @@ TEST(Selfplay, RejectsBadTimeControls) {
 }
 
 }  // namespace
-}  // namespace tessera
+}  // namespace tessera::cli

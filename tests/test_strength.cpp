@@ -12,7 +12,7 @@
 #include "engine/strength.h"
 #include "engine_recorder.h"
 
-namespace tessera {
+namespace tessera::engine {
 namespace {
 
 using testing::Recorder;
@@ -131,4 +131,4 @@ TEST(Strength, TopEloPlaysAtFullStrength) {
 }
 
 }  // namespace
-}  // namespace tessera
+}  // namespace tessera::engine

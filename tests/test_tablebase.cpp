@@ -25,6 +25,10 @@
 namespace tessera {
 namespace {
 
+using engine::Engine;
+using search::Bound;
+using search::SearchInfo;
+using search::SearchLimits;
 using search::Tablebases;
 using search::Wdl;
 using testing::Recorder;

@@ -42,7 +42,7 @@ TEST(UciText, GoReadsEveryParameterInAnyOrder) {
                   "movetime 250 ponder infinite searchmoves e2e4 d2d4"),
       pos);
   EXPECT_TRUE(go.errors.empty());
-  const SearchLimits& l = go.limits;
+  const search::SearchLimits& l = go.limits;
   EXPECT_EQ(l.time[WHITE], -30);
   EXPECT_EQ(l.time[BLACK], 4000);
   EXPECT_EQ(l.increment[WHITE], 10);
@@ -198,11 +198,11 @@ TEST(UciText, SetoptionNameAndValue) {
 
 TEST(UciText, InfoAndBestmoveFormatting) {
   const Position pos = Position::startpos();
-  SearchInfo info;
+  search::SearchInfo info;
   info.depth = 7;
   info.seldepth = 11;
   info.score = -25;
-  info.bound = Bound::Upper;
+  info.bound = search::Bound::Upper;
   info.nodes = 12345;
   info.nps = 1000000;
   info.hashfull = 3;
@@ -215,13 +215,13 @@ TEST(UciText, InfoAndBestmoveFormatting) {
 
   info.is_mate = true;
   info.mate_moves = -3;
-  info.bound = Bound::Exact;
+  info.bound = search::Bound::Exact;
   info.pv.clear();
   EXPECT_EQ(format_info(info, pos),
             "info depth 7 seldepth 11 multipv 1 score mate -3 nodes 12345 nps 1000000 hashfull 3 "
             "tbhits 5 time 12");
 
-  SearchInfo none;
+  search::SearchInfo none;
   none.is_mate = true;
   EXPECT_EQ(format_info(none, pos), "info depth 0 score mate 0");
   none.is_mate = false;

@@ -7,11 +7,13 @@
 #   book    <- core
 #   game    <- core
 #   engine  <- core eval search book
-#   uci     <- core eval search engine
-#   datagen <- core engine game search
+#   uci     <- core eval search engine book
+#   datagen <- core engine game search eval
 #   cli     <- everything above
-# The CMake targets follow the same graph (one library per folder), so a back-edge also fails
-# to link; this check catches it at the include, before any build.
+# The CMake targets follow the same graph (one static library per folder, tessera_<folder>,
+# linking only the folders it may use), and each folder is also linked on its own against just
+# those (the tessera_layer_check_<folder> targets of a build without LTO), so a call against
+# the graph fails to link; this check catches it at the include, before any build.
 set -euo pipefail
 cd "$(dirname "$0")/../src"
 declare -A allowed=(

@@ -29,7 +29,7 @@
 #include "uci/eval_report.h"
 #include "uci/uci.h"
 
-namespace tessera {
+namespace tessera::cli {
 
 namespace {
 
@@ -134,7 +134,7 @@ std::string version_text() {
 #else
   constexpr const char* datagen = "no";
 #endif
-  Engine engine(EngineCallbacks{});
+  engine::Engine engine(search::EngineCallbacks{});
   return fmt::format(
       "Tessera {} (commit {})\nbuild: {} slider attacks, NNUE kernels {}, Syzygy {}, datagen {}\n"
       "evaluation: {}\n",
@@ -310,7 +310,7 @@ int run_cli(int argc, char** argv) {
       std::cerr << "error: " << (error.empty() ? "usage: tessera eval [--fen FEN]" : error) << '\n';
       return 2;
     }
-    const Engine engine(EngineCallbacks{});
+    const engine::Engine engine(search::EngineCallbacks{});
     for (const std::string& line : uci::eval_report(engine, *pos)) std::cout << line << '\n';
     return 0;
   }
@@ -320,7 +320,7 @@ int run_cli(int argc, char** argv) {
       std::cerr << "error: usage: tessera bench [DEPTH]\n";
       return 2;
     }
-    return run_bench(depth, std::cout);
+    return uci::run_bench(depth, std::cout);
   }
   if (command == "selfplay") {
     std::string error;
@@ -337,4 +337,4 @@ int run_cli(int argc, char** argv) {
   return 2;
 }
 
-}  // namespace tessera
+}  // namespace tessera::cli

@@ -4,7 +4,7 @@
 #include <cxxopts.hpp>
 #include <string>
 
-namespace tessera {
+namespace tessera::cli {
 
 [[nodiscard]] int run_cli(int argc, char** argv);
 
@@ -14,4 +14,4 @@ namespace tessera {
 // The text of `tessera --help`.
 [[nodiscard]] std::string cli_help();
 
-}  // namespace tessera
+}  // namespace tessera::cli

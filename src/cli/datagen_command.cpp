@@ -5,7 +5,7 @@
 #include "cli/flags.h"
 #include "core/types.h"
 
-namespace tessera {
+namespace tessera::cli {
 
 using datagen::kSoftNodeCap;
 
@@ -120,4 +120,4 @@ std::optional<datagen::ConvertConfig> convert_config(const cxxopts::ParseResult&
   return c;
 }
 
-}  // namespace tessera
+}  // namespace tessera::cli

@@ -10,7 +10,7 @@
 #include "datagen/convert.h"
 #include "datagen/datagen.h"
 
-namespace tessera {
+namespace tessera::cli {
 
 // Adds --openings, --output and --append. datagen also reads the selfplay flags --games,
 // --threads, --nodes, --hash, --seed, --random-plies, --max-plies, and --depth and --chess960.
@@ -31,4 +31,4 @@ void add_datagen_options(cxxopts::Options& options);
 [[nodiscard]] std::optional<datagen::ConvertConfig> convert_config(
     const cxxopts::ParseResult& parsed, const std::vector<std::string>& inputs, std::string& error);
 
-}  // namespace tessera
+}  // namespace tessera::cli

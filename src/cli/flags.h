@@ -9,7 +9,7 @@
 
 #include "core/parse.h"
 
-namespace tessera {
+namespace tessera::cli {
 
 // Every flag is read as text and converted here: cxxopts' integer parser trips a GCC 12
 // -Wrestrict false positive, and one converter gives every flag the same range check.
@@ -30,4 +30,4 @@ template <typename T>
   return false;
 }
 
-}  // namespace tessera
+}  // namespace tessera::cli

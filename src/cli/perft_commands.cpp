@@ -11,7 +11,7 @@
 #include "core/perft.h"
 #include "core/position.h"
 
-namespace tessera {
+namespace tessera::cli {
 
 namespace {
 
@@ -110,4 +110,4 @@ int run_perft_suite(const std::string& path, int depth, bool chess960, std::ostr
   return failures ? 1 : 0;
 }
 
-}  // namespace tessera
+}  // namespace tessera::cli

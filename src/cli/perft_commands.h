@@ -4,7 +4,7 @@
 #include <iosfwd>
 #include <string>
 
-namespace tessera {
+namespace tessera::cli {
 
 // Divide lines `e2e4: N`, a blank line, `Nodes searched: N`, then time and speed.
 // Returns a non-zero exit code (with a message on `err`) for a bad FEN.
@@ -16,4 +16,4 @@ namespace tessera {
 [[nodiscard]] int run_perft_suite(const std::string& path, int depth, bool chess960,
                                   std::ostream& out, std::ostream& err);
 
-}  // namespace tessera
+}  // namespace tessera::cli

@@ -24,7 +24,7 @@
 #include "engine/engine.h"
 #include "game/game_rules.h"
 
-namespace tessera {
+namespace tessera::cli {
 
 namespace {
 
@@ -205,7 +205,7 @@ class Match {
       : config_(config), start_(std::move(start)), err_(err) {
     for (int side = 0; side < 2; ++side) {
       Mailbox& box = mailboxes_[side];
-      engines_[side] = std::make_unique<Engine>(EngineCallbacks{
+      engines_[side] = std::make_unique<engine::Engine>(search::EngineCallbacks{
           nullptr, [&box](Move best, Move) { box.post(best); }, [](const std::string&) {}});
     }
   }
@@ -244,7 +244,7 @@ class Match {
   // One move by the side to move, checked and played; the failure, or nullopt.
   [[nodiscard]] std::optional<std::string> engine_turn(Game& game) {
     const Color us = game.pos.side_to_move();
-    Engine& engine = *engines_[us];
+    engine::Engine& engine = *engines_[us];
     if (std::string e = engine.set_position(game.start, game.moves); !e.empty())
       return "set_position refused the game: " + e;
     if (engine.position().key() != game.pos.key() || engine.position().fen() != game.pos.fen())
@@ -270,8 +270,8 @@ class Match {
     return check_keys(game.pos);
   }
 
-  [[nodiscard]] SearchLimits go_limits(const Game& game) const {
-    SearchLimits limits;
+  [[nodiscard]] search::SearchLimits go_limits(const Game& game) const {
+    search::SearchLimits limits;
     if (config_.nodes) {
       limits.nodes = config_.nodes;
       return limits;
@@ -302,7 +302,8 @@ class Match {
 
   // No bestmove by the deadline: ask the search to stop. If even that brings nothing the engine
   // is wedged, and destroying it would block forever, so the process ends here.
-  [[nodiscard]] std::string stop_hung_search(Engine& engine, Mailbox& box, std::int64_t allowed) {
+  [[nodiscard]] std::string stop_hung_search(engine::Engine& engine, Mailbox& box,
+                                             std::int64_t allowed) {
     engine.stop();
     if (!box.wait_until(Clock::now() + std::chrono::milliseconds(kGraceMs))) {
       fmt::print(err_, "selfplay: the engine did not answer stop within {} ms; aborting\n",
@@ -327,7 +328,7 @@ class Match {
   std::ostream& err_;
   std::array<Mailbox, 2> mailboxes_;
   // Last: destroyed first, so no search thread outlives the mailbox it posts to.
-  std::array<std::unique_ptr<Engine>, 2> engines_;
+  std::array<std::unique_ptr<engine::Engine>, 2> engines_;
 };
 
 [[nodiscard]] std::optional<double> parse_seconds(std::string_view text) {
@@ -455,4 +456,4 @@ int run_selfplay(const SelfplayConfig& config, std::ostream& out, std::ostream& 
   return failures == 0 ? 0 : 1;
 }
 
-}  // namespace tessera
+}  // namespace tessera::cli

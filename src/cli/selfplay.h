@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-namespace tessera {
+namespace tessera::cli {
 
 struct SelfplayConfig {
   int games = 10;
@@ -54,4 +54,4 @@ void add_selfplay_options(cxxopts::Options& options);
 // Plays the games, printing one line per game and a summary; returns non-zero on any failure.
 [[nodiscard]] int run_selfplay(const SelfplayConfig& config, std::ostream& out, std::ostream& err);
 
-}  // namespace tessera
+}  // namespace tessera::cli

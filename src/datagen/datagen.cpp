@@ -142,7 +142,7 @@ class GamePlayer {
   }
 
   [[nodiscard]] SearchResult search() {
-    SearchLimits limits;
+    search::SearchLimits limits;
     if (config_.depth > 0) {
       limits.depth = config_.depth;
     } else if (config_.soft_nodes > 0) {

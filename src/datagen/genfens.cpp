@@ -76,7 +76,7 @@ bool run_genfens(const GenfensRequest& request, const std::function<void(const s
     error = e;
     return false;
   }
-  SearchLimits limits;
+  search::SearchLimits limits;
   limits.nodes = request.nodes;
   try {
     for (int index = 0; index < request.count; ++index) {

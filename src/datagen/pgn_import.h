@@ -35,8 +35,7 @@ struct PgnImportStats {
 // As import_pgn, over PGN text already read; `name` stands for the file in messages.
 void import_pgn_text(const std::string& text, const std::string& name,
                      const std::function<void(const GameChain&)>& on_game,
-                     const std::function<void(const std::string&)>& on_skip,
-                     PgnImportStats& stats);
+                     const std::function<void(const std::string&)>& on_skip, PgnImportStats& stats);
 
 // The score in a comment, from the mover's side in centipawns (mates +-kScoreLimit), or
 // nullopt when it has none: "+0.31/17 0.62s" -> 31, "-M4/20" -> -kScoreLimit.

@@ -5,16 +5,17 @@
 namespace tessera::datagen {
 
 Searcher::Searcher() {
-  engine_ = std::make_unique<Engine>(EngineCallbacks{[this](const SearchInfo& info) {
-                                                       const std::lock_guard lock(mutex_);
-                                                       last_.score = info.score;
-                                                       last_.mate = info.is_mate;
-                                                     },
-                                                     [this](Move best, Move) {
-                                                       const std::lock_guard lock(mutex_);
-                                                       last_.best = best;
-                                                     },
-                                                     [](const std::string&) {}});
+  engine_ = std::make_unique<engine::Engine>(
+      search::EngineCallbacks{[this](const search::SearchInfo& info) {
+                                const std::lock_guard lock(mutex_);
+                                last_.score = info.score;
+                                last_.mate = info.is_mate;
+                              },
+                              [this](Move best, Move) {
+                                const std::lock_guard lock(mutex_);
+                                last_.best = best;
+                              },
+                              [](const std::string&) {}});
 }
 
 std::string Searcher::configure(const SearcherOptions& options) {
@@ -29,7 +30,7 @@ std::string Searcher::configure(const SearcherOptions& options) {
 }
 
 SearchResult Searcher::search(const std::string& start, const std::vector<std::string>& moves,
-                              const Position& pos, const SearchLimits& limits) {
+                              const Position& pos, const search::SearchLimits& limits) {
   if (std::string e = engine_->set_position(start, moves); !e.empty())
     throw std::runtime_error("the engine refused a game position: " + e);
   {

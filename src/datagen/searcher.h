@@ -36,12 +36,13 @@ class Searcher {
   // Searches the position `moves` (UCI) after `start` reach, which is `pos`; throws
   // std::runtime_error when the engine refuses the position or returns no legal move.
   [[nodiscard]] SearchResult search(const std::string& start, const std::vector<std::string>& moves,
-                                    const Position& pos, const SearchLimits& limits);
+                                    const Position& pos, const search::SearchLimits& limits);
 
  private:
   std::mutex mutex_;
   SearchResult last_;
-  std::unique_ptr<Engine> engine_;  // last: its search threads go before what they report to
+  std::unique_ptr<engine::Engine>
+      engine_;  // last: its search threads go before what they report to
 };
 
 }  // namespace tessera::datagen

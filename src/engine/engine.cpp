@@ -19,7 +19,7 @@
 #include "search/tt.h"
 #include "search/tt_file.h"
 
-namespace tessera {
+namespace tessera::engine {
 
 namespace {
 constexpr std::string_view kEmbeddedNetworkName = "<default> (" TESSERA_DEFAULT_NET_NAME ")";
@@ -290,7 +290,9 @@ std::string Engine::set_eval_file(const std::string& path) {
   return "";
 }
 
-EvalTrace Engine::hand_crafted_trace(const Position& pos) { return evaluate_traced(pos); }
+eval::EvalTrace Engine::hand_crafted_trace(const Position& pos) {
+  return eval::evaluate_traced(pos);
+}
 
 std::optional<eval::nnue::NetworkTrace> Engine::network_trace(const Position& pos) const {
   if (!impl_->network) return std::nullopt;
@@ -439,4 +441,4 @@ std::uint64_t Engine::search_sync(const SearchLimits& limits, bool report) {
   return impl_->pool.nodes();
 }
 
-}  // namespace tessera
+}  // namespace tessera::engine

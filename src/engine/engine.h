@@ -22,18 +22,18 @@
 #include "core/types.h"
 #include "search/limits.h"
 
-namespace tessera {
-
 // Evaluation types the Engine hands out; their definitions are for the callers to include
 // (eval/evaluate.h, eval/eval_cache.h, eval/nnue/trace.h), so this header stays free of the
 // evaluation.
+namespace tessera::eval {
 struct EvalTrace;
-namespace eval {
 struct CacheStats;
-namespace nnue {
+}  // namespace tessera::eval
+namespace tessera::eval::nnue {
 struct NetworkTrace;
-}  // namespace nnue
-}  // namespace eval
+}  // namespace tessera::eval::nnue
+
+namespace tessera::engine {
 
 // The search's vocabulary, defined in search/limits.h, is the Engine's too.
 using search::Bound;
@@ -90,7 +90,7 @@ class Engine {
   [[nodiscard]] std::string network_description() const;
   // The evaluations of `pos` term by term, for the `eval` command: the hand-crafted one, and
   // the network's when one is loaded (whether or not the search uses it).
-  [[nodiscard]] static EvalTrace hand_crafted_trace(const Position& pos);
+  [[nodiscard]] static eval::EvalTrace hand_crafted_trace(const Position& pos);
   [[nodiscard]] std::optional<eval::nnue::NetworkTrace> network_trace(const Position& pos) const;
   [[nodiscard]] bool network_in_use() const;
 
@@ -160,4 +160,4 @@ class Engine {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace tessera
+}  // namespace tessera::engine

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace tessera {
+namespace tessera::engine {
 namespace {
 
 // The calibration (README, "Strength limiting"), against Stockfish 15.1's UCI_Elo at 5+0.05: a
@@ -60,4 +60,4 @@ std::size_t choose_weaker_move(const std::vector<ScoredMove>& lines, const Stren
   return 0;
 }
 
-}  // namespace tessera
+}  // namespace tessera::engine

@@ -17,7 +17,7 @@
 
 #include "core/types.h"
 
-namespace tessera {
+namespace tessera::engine {
 
 struct StrengthLimit {
   static constexpr int kMinElo = 1320;
@@ -48,4 +48,4 @@ struct ScoredMove {
 [[nodiscard]] std::size_t choose_weaker_move(const std::vector<ScoredMove>& lines,
                                              const StrengthLimit& limit, std::mt19937_64& rng);
 
-}  // namespace tessera
+}  // namespace tessera::engine

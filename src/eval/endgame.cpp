@@ -18,7 +18,7 @@
 #include "core/bitboard.h"
 #include "eval/kpk.h"
 
-namespace tessera {
+namespace tessera::eval {
 
 namespace {
 
@@ -268,4 +268,4 @@ int scale_factor(const Position& pos, Color strong) {
   return kScaleNormal;
 }
 
-}  // namespace tessera
+}  // namespace tessera::eval

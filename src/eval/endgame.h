@@ -21,7 +21,7 @@
 #include "core/position.h"
 #include "core/types.h"
 
-namespace tessera {
+namespace tessera::eval {
 
 enum class Endgame : std::uint8_t {
   None,  // no specialised evaluation: evaluate normally, then apply scale_factor()
@@ -65,4 +65,4 @@ inline constexpr int kScaleDraw = 0;
 // Meant for the side the evaluation finds ahead; it does not look at which side that is.
 [[nodiscard]] int scale_factor(const Position& pos, Color strong);
 
-}  // namespace tessera
+}  // namespace tessera::eval

@@ -8,9 +8,8 @@
 #include "eval/endgame.h"
 #include "eval/weights.h"
 
-namespace tessera {
+namespace tessera::eval {
 
-namespace eval {
 namespace {
 
 static_assert(kWeights.size() == std::size_t(kWeightCount));
@@ -504,7 +503,6 @@ Outcome evaluate_white(const Position& pos, EvalCache* cache, Accumulator<Trace>
 }
 
 }  // namespace
-}  // namespace eval
 
 int piece_value(PieceType t) {
   // Fixed nominal values: search margins should not move when the evaluation is retuned.
@@ -513,51 +511,51 @@ int piece_value(PieceType t) {
 }
 
 int evaluate(const Position& pos) {
-  eval::Accumulator<false> acc;
-  return eval::from_side_to_move(pos, eval::evaluate_white(pos, nullptr, acc).white);
+  Accumulator<false> acc;
+  return from_side_to_move(pos, evaluate_white(pos, nullptr, acc).white);
 }
 
-int evaluate(const Position& pos, eval::EvalCache& cache) {
-  eval::Accumulator<false> acc;
-  return eval::from_side_to_move(pos, eval::evaluate_white(pos, &cache, acc).white);
+int evaluate(const Position& pos, EvalCache& cache) {
+  Accumulator<false> acc;
+  return from_side_to_move(pos, evaluate_white(pos, &cache, acc).white);
 }
 
 EvalCoefficients evaluate_coefficients(const Position& pos) {
-  std::array<int, eval::kWeightCount> counts{};
-  eval::Accumulator<true> acc;
+  std::array<int, kWeightCount> counts{};
+  Accumulator<true> acc;
   acc.coefficients = &counts;
-  const eval::Outcome out = eval::evaluate_white(pos, nullptr, acc);
+  const Outcome out = evaluate_white(pos, nullptr, acc);
   EvalCoefficients c;
   c.phase = out.phase;
   c.scale = out.scale;
   c.specialised = out.specialised;
-  for (int i = 0; i < eval::kWeightCount; ++i)
+  for (int i = 0; i < kWeightCount; ++i)
     if (counts[std::size_t(i)] != 0)
       c.terms.emplace_back(std::uint16_t(i), std::int16_t(counts[std::size_t(i)]));
   return c;
 }
 
 EvalTrace evaluate_traced(const Position& pos) {
-  std::array<int, eval::kWeightCount> counts{};
-  eval::Accumulator<true> acc;
+  std::array<int, kWeightCount> counts{};
+  Accumulator<true> acc;
   acc.coefficients = &counts;
-  const eval::Outcome out = eval::evaluate_white(pos, nullptr, acc);
+  const Outcome out = evaluate_white(pos, nullptr, acc);
   EvalTrace t;
-  for (std::size_t i = 0; i < t.terms.size(); ++i) t.terms[i].name = eval::kCategoryNames[i];
-  for (int i = 0; i < eval::kWeightCount; ++i) {
-    const auto cat = std::size_t(eval::kGroups[std::size_t(eval::group_of(i))].category);
-    const eval::S w = eval::kWeights[std::size_t(i)] * counts[std::size_t(i)];
+  for (std::size_t i = 0; i < t.terms.size(); ++i) t.terms[i].name = kCategoryNames[i];
+  for (int i = 0; i < kWeightCount; ++i) {
+    const auto cat = std::size_t(kGroups[std::size_t(group_of(i))].category);
+    const S w = kWeights[std::size_t(i)] * counts[std::size_t(i)];
     t.terms[cat].mg += w.mg;
     t.terms[cat].eg += w.eg;
   }
-  t.endgame = out.specialised ? eval::endgame_name(out.endgame.kind) : nullptr;
+  t.endgame = out.specialised ? endgame_name(out.endgame.kind) : nullptr;
   t.phase = out.phase;
-  t.max_phase = eval::kMaxPhase;
+  t.max_phase = kMaxPhase;
   t.tapered = out.tapered;
   t.scale = out.scale;
   t.scaled = out.white;
-  t.result = eval::from_side_to_move(pos, out.white);
+  t.result = from_side_to_move(pos, out.white);
   return t;
 }
 
-}  // namespace tessera
+}  // namespace tessera::eval

@@ -21,12 +21,12 @@
 #include "eval/eval_cache.h"
 #include "eval/params.h"
 
-namespace tessera {
+namespace tessera::eval {
 
 // The position's value in centipawns from the side to move's point of view, never in the mate
 // range (|value| < 20000). The one-argument form uses no cache.
 [[nodiscard]] int evaluate(const Position& pos);
-[[nodiscard]] int evaluate(const Position& pos, eval::EvalCache& cache);
+[[nodiscard]] int evaluate(const Position& pos, EvalCache& cache);
 
 // The evaluation category by category, for the `eval` command: each category's middlegame and
 // endgame value from white's point of view, the phase that blends them, the blend, the blend
@@ -39,7 +39,7 @@ struct EvalTerm {
   int eg = 0;
 };
 struct EvalTrace {
-  std::array<EvalTerm, std::size_t(eval::Category::Count)> terms{};
+  std::array<EvalTerm, std::size_t(Category::Count)> terms{};
   const char* endgame = nullptr;  // the specialised evaluator used, if any
   int phase = 0;                  // 0 (bare kings and pawns) .. max_phase (all pieces)
   int max_phase = 0;
@@ -64,11 +64,9 @@ struct EvalCoefficients {
 };
 [[nodiscard]] EvalCoefficients evaluate_coefficients(const Position& pos);
 
-namespace eval {
 inline constexpr int kMaxPhase = 24;
-}  // namespace eval
 
 // Material in centipawns of one piece type in the middlegame, for pruning margins elsewhere.
 [[nodiscard]] int piece_value(PieceType t);
 
-}  // namespace tessera
+}  // namespace tessera::eval

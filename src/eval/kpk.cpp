@@ -23,7 +23,7 @@
 
 #include "core/bitboard.h"
 
-namespace tessera {
+namespace tessera::eval {
 
 namespace {
 
@@ -154,4 +154,4 @@ bool kpk_is_win(Color strong, Square strong_king, Square pawn, Square weak_king,
 
 void kpk_init() { (void)table(); }
 
-}  // namespace tessera
+}  // namespace tessera::eval

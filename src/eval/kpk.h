@@ -13,7 +13,7 @@
 
 #include "core/types.h"
 
-namespace tessera {
+namespace tessera::eval {
 
 // True when the side `strong` (king on `strong_king`, pawn on `pawn`) wins against the lone king
 // on `weak_king` with `side_to_move` to move. Either colour may be the strong side and the pawn
@@ -26,4 +26,4 @@ namespace tessera {
 // program pay the few milliseconds at start-up instead of inside the first search.
 void kpk_init();
 
-}  // namespace tessera
+}  // namespace tessera::eval

@@ -100,7 +100,7 @@ void Worker::make_null_move(StackEntry* ss) {
 int Worker::static_evaluation(int ply) {
   if (const eval::nnue::Network* net = shared_.config.network)
     return eval::nnue::evaluate(*net, (*accumulators_)[ply], pos_->side_to_move());
-  return evaluate(*pos_, *eval_cache_);
+  return eval::evaluate(*pos_, *eval_cache_);
 }
 
 void Worker::unmake_null_move() { pos_->unmake_null_move(); }
@@ -362,7 +362,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
             m.kind() != MoveKind::Promotion) {
           const Piece victim = pos.captured_piece(m);
           if (ss->static_eval + 200 + 150 * lmr_depth +
-                  (victim.is_none() ? 0 : piece_value(victim.type())) <=
+                  (victim.is_none() ? 0 : eval::piece_value(victim.type())) <=
               alpha)
             continue;
         }
@@ -586,7 +586,7 @@ int Worker::qsearch(int alpha, int beta, StackEntry* ss) {
       if (!gives_check && m.kind() != MoveKind::Promotion) {
         const Piece captured = pos.captured_piece(m);
         const int futility_value =
-            futility_base + (captured.is_none() ? 0 : piece_value(captured.type()));
+            futility_base + (captured.is_none() ? 0 : eval::piece_value(captured.type()));
         if (futility_value <= alpha) {
           best_score = std::max(best_score, futility_value);
           continue;

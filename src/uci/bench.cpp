@@ -11,23 +11,23 @@
 #include "eval/eval_cache.h"
 #include "uci/bench_positions.h"
 
-namespace tessera {
+namespace tessera::uci {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-[[nodiscard]] EngineCallbacks bench_callbacks(std::ostream& out) {
+[[nodiscard]] search::EngineCallbacks bench_callbacks(std::ostream& out) {
   // search_sync reports nothing, but the callbacks stay callable in case an engine does.
-  return EngineCallbacks{
-      [](const SearchInfo&) {},
+  return search::EngineCallbacks{
+      [](const search::SearchInfo&) {},
       [](Move, Move) {},
       [&out](const std::string& message) { out << "info string " << message << '\n'; },
   };
 }
 
 // Bench uses the options a fresh engine advertises, so anyone reproduces the signature.
-void configure(Engine& engine, std::ostream& out) {
+void configure(engine::Engine& engine, std::ostream& out) {
   for (const std::string& error : {engine.set_threads(1), engine.set_hash_mb(16)})
     if (!error.empty()) out << "info string error: " << error << '\n';
   engine.set_multipv(1);
@@ -38,7 +38,7 @@ void configure(Engine& engine, std::ostream& out) {
 
 int run_bench(int depth, std::ostream& out, const BenchEvaluation& evaluation) {
   if (depth <= 0) depth = kDefaultBenchDepth;
-  Engine engine(bench_callbacks(out));
+  engine::Engine engine(bench_callbacks(out));
   configure(engine, out);
   if (const std::string error = engine.set_eval_file(evaluation.eval_file); !error.empty()) {
     out << "info string error: " << error << '\n';
@@ -46,7 +46,7 @@ int run_bench(int depth, std::ostream& out, const BenchEvaluation& evaluation) {
   }
   engine.set_use_network(evaluation.use_network);
 
-  SearchLimits limits;
+  search::SearchLimits limits;
   limits.depth = depth;
   std::uint64_t total_nodes = 0;
   Clock::duration elapsed{};
@@ -85,4 +85,4 @@ int run_bench(int depth, std::ostream& out, const BenchEvaluation& evaluation) {
   return failures == 0 ? 0 : 1;
 }
 
-}  // namespace tessera
+}  // namespace tessera::uci

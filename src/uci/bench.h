@@ -8,7 +8,7 @@
 #include <iosfwd>
 #include <string>
 
-namespace tessera {
+namespace tessera::uci {
 
 inline constexpr int kDefaultBenchDepth = 15;
 
@@ -23,4 +23,4 @@ struct BenchEvaluation {
 // the summary to `out`. Returns the process exit code.
 [[nodiscard]] int run_bench(int depth, std::ostream& out, const BenchEvaluation& evaluation = {});
 
-}  // namespace tessera
+}  // namespace tessera::uci

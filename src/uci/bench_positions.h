@@ -7,7 +7,7 @@
 #include <array>
 #include <string_view>
 
-namespace tessera {
+namespace tessera::uci {
 
 inline constexpr std::array<std::string_view, 50> kBenchPositions = {
     "r3k2r/2pb1ppp/2pp1q2/p7/1nP1B3/1P2P3/P2N1PPP/R2QK2R w KQkq a6 0 14",
@@ -62,4 +62,4 @@ inline constexpr std::array<std::string_view, 50> kBenchPositions = {
     "7k/7P/6K1/8/3B4/8/8/8 b - - 0 1",
 };
 
-}  // namespace tessera
+}  // namespace tessera::uci

@@ -12,14 +12,14 @@ namespace {
 
 [[nodiscard]] const char* side_name(Color c) { return c == WHITE ? "white" : "black"; }
 
-void add_hand_crafted(const EvalTrace& t, std::vector<std::string>& lines) {
+void add_hand_crafted(const eval::EvalTrace& t, std::vector<std::string>& lines) {
   if (t.endgame) {
     lines.push_back(fmt::format("specialised endgame evaluator: {}", t.endgame));
     return;
   }
   lines.push_back(fmt::format("{:<36} {:>7} {:>7}", "term (white - black, cp)", "mg", "eg"));
   int mg = 0, eg = 0;
-  for (const EvalTerm& term : t.terms) {
+  for (const eval::EvalTerm& term : t.terms) {
     lines.push_back(fmt::format("{:<36} {:>7} {:>7}", term.name, term.mg, term.eg));
     mg += term.mg;
     eg += term.eg;
@@ -27,9 +27,9 @@ void add_hand_crafted(const EvalTrace& t, std::vector<std::string>& lines) {
   lines.push_back(fmt::format("{:<36} {:>7} {:>7}", "total", mg, eg));
   lines.push_back(fmt::format("phase {}/{} (mg weight): blended {:+} for white", t.phase,
                               t.max_phase, t.tapered));
-  if (t.scale != kScaleNormal)
+  if (t.scale != eval::kScaleNormal)
     lines.push_back(fmt::format("drawish material: scale {}/{}, {:+} for white", t.scale,
-                                kScaleNormal, t.scaled));
+                                eval::kScaleNormal, t.scaled));
 }
 
 // The board from white's side, each piece with what it is worth to the network.
@@ -57,14 +57,14 @@ void add_network(const eval::nnue::NetworkTrace& t, const Position& pos,
 
 }  // namespace
 
-std::vector<std::string> eval_report(const Engine& engine, const Position& pos) {
+std::vector<std::string> eval_report(const engine::Engine& engine, const Position& pos) {
   if (!has_legal_move(pos)) {
     if (pos.in_check())
       return {fmt::format("checkmate: {} wins (no evaluation)", side_name(~pos.side_to_move()))};
     return {"stalemate: a draw (no evaluation)"};
   }
   std::vector<std::string> lines;
-  const EvalTrace hce = Engine::hand_crafted_trace(pos);
+  const eval::EvalTrace hce = engine::Engine::hand_crafted_trace(pos);
   add_hand_crafted(hce, lines);
   const auto net = engine.network_trace(pos);
   if (net) add_network(*net, pos, lines);

@@ -13,6 +13,7 @@
 
 namespace tessera::uci {
 
-[[nodiscard]] std::vector<std::string> eval_report(const Engine& engine, const Position& pos);
+[[nodiscard]] std::vector<std::string> eval_report(const engine::Engine& engine,
+                                                   const Position& pos);
 
 }  // namespace tessera::uci

@@ -31,7 +31,7 @@ class GoParser {
 
  private:
   void parameter(const std::string& key) {
-    SearchLimits& l = cmd_.limits;
+    search::SearchLimits& l = cmd_.limits;
     if (key == "wtime" || key == "btime") {
       if (const auto t = number(key, LLONG_MIN, LLONG_MAX)) l.time[key == "btime"] = *t;
     } else if (key == "winc" || key == "binc") {
@@ -100,7 +100,7 @@ class GoParser {
   void searchmoves() {
     std::vector<Move>& moves = cmd_.limits.searchmoves;
     for (; at_ < words_.size() && !is_keyword(words_[at_]); ++at_) {
-      const Move m = root_.parse_uci_move(lowercase_promotion(words_[at_]));
+      const Move m = root_.parse_uci_move(engine::lowercase_promotion(words_[at_]));
       if (m.is_none())
         error(fmt::format("searchmoves: '{}' is not a legal move", words_[at_]));
       else if (std::find(moves.begin(), moves.end(), m) == moves.end())
@@ -131,7 +131,7 @@ GoCommand parse_go(const Words& words, const Position& root) {
   return go;
 }
 
-bool is_unbounded(const SearchLimits& l) {
+bool is_unbounded(const search::SearchLimits& l) {
   if (l.infinite || l.ponder) return true;
   // `mate` alone does not bound a search: the mate may not exist.
   const bool clock = l.time[0].has_value() || l.time[1].has_value();

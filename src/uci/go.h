@@ -18,7 +18,7 @@
 namespace tessera::uci {
 
 struct GoCommand {
-  SearchLimits limits;
+  search::SearchLimits limits;
   bool perft = false;   // `go perft N`: count moves instead of searching
   int perft_depth = 0;  // 0 when N was missing or bad (then nothing runs)
   std::vector<std::string> errors;
@@ -30,7 +30,7 @@ struct GoCommand {
 // True when the search only ends on `stop` / `ponderhit` (or never, without limits): such a
 // search is stopped rather than awaited at end of input or before a new command that needs
 // the engine idle.
-[[nodiscard]] bool is_unbounded(const SearchLimits& limits);
+[[nodiscard]] bool is_unbounded(const search::SearchLimits& limits);
 
 inline constexpr int kMaxPerftDepth = 20;
 inline constexpr int kFallbackDepth = 1;

@@ -11,15 +11,16 @@ namespace tessera::uci {
 
 namespace {
 
-[[nodiscard]] std::string score_text(const SearchInfo& info, const Position& root, bool show_wdl) {
+[[nodiscard]] std::string score_text(const search::SearchInfo& info, const Position& root,
+                                     bool show_wdl) {
   std::string text = info.is_mate ? fmt::format("score mate {}", info.mate_moves)
                                   : fmt::format("score cp {}", info.score);
   if (show_wdl) {
     const WdlPerMille wdl = wdl_of(info, root);
     fmt::format_to(std::back_inserter(text), " wdl {} {} {}", wdl.win, wdl.draw, wdl.loss);
   }
-  if (info.bound == Bound::Lower) text += " lowerbound";
-  if (info.bound == Bound::Upper) text += " upperbound";
+  if (info.bound == search::Bound::Lower) text += " lowerbound";
+  if (info.bound == search::Bound::Upper) text += " upperbound";
   return text;
 }
 
@@ -37,7 +38,7 @@ std::vector<std::string> legal_pv(const std::vector<Move>& pv, const Position& r
   return moves;
 }
 
-std::string format_info(const SearchInfo& info, const Position& root, bool show_wdl) {
+std::string format_info(const search::SearchInfo& info, const Position& root, bool show_wdl) {
   if (info.depth == 0 && info.pv.empty())
     return fmt::format("info depth 0 {}", score_text(info, root, show_wdl));
   std::string line = fmt::format(

@@ -16,7 +16,7 @@ namespace tessera::uci {
 // "info depth 12 seldepth 18 multipv 1 score cp 31 nodes ... tbhits 0 time 5 pv e2e4 e7e5". A root
 // without legal moves (depth 0, empty PV) gives the short "info depth 0 score mate 0" GUIs expect.
 // With `show_wdl`, the score is followed by "wdl W D L" (per mille, see wdl.h).
-[[nodiscard]] std::string format_info(const SearchInfo& info, const Position& root,
+[[nodiscard]] std::string format_info(const search::SearchInfo& info, const Position& root,
                                       bool show_wdl = false);
 
 // "info depth 9 currmove e2e4 currmovenumber 3"

@@ -31,8 +31,8 @@
 
 namespace tessera::uci {
 
-static_assert(kOptions[option_index(OptionId::Elo)].min == StrengthLimit::kMinElo &&
-                  kOptions[option_index(OptionId::Elo)].max == StrengthLimit::kMaxElo,
+static_assert(kOptions[option_index(OptionId::Elo)].min == engine::StrengthLimit::kMinElo &&
+                  kOptions[option_index(OptionId::Elo)].max == engine::StrengthLimit::kMaxElo,
               "UCI_Elo advertises the range the Engine accepts");
 
 namespace {
@@ -81,7 +81,7 @@ class Session {
   void info_string(std::string_view text) { out_.line(fmt::format("info string {}", text)); }
   void report_error(std::string_view text) { info_string(fmt::format("error: {}", text)); }
 
-  void on_info(const SearchInfo& info);
+  void on_info(const search::SearchInfo& info);
   void on_bestmove(Move best, Move ponder);
   void on_current_move(int depth, Move move, int number);
   // A search runs and has not answered yet: its bestmove may still come. (The Engine counts
@@ -96,7 +96,7 @@ class Session {
   // the reading thread only while no search runs; the mutex makes that visible to the callback.
   std::mutex root_mutex_;
   Position root_ = Position::startpos();
-  SearchLimits limits_;  // the running search's limits (reading thread only)
+  search::SearchLimits limits_;  // the running search's limits (reading thread only)
   bool quit_ = false;
   bool handshake_seen_ = false;
   std::atomic<bool> bestmove_sent_{true};  // set by the search thread
@@ -107,7 +107,7 @@ class Session {
   // failed, so that the same value sent again is retried.
   std::array<std::string, kOptions.size()> option_texts_{};
   // Last member: destroyed first, so no search thread outlives what its callbacks use.
-  Engine engine_;
+  engine::Engine engine_;
 };
 
 const std::array<Session::Command, 13> Session::kCommands = {{
@@ -129,8 +129,8 @@ const std::array<Session::Command, 13> Session::kCommands = {{
 Session::Session(std::ostream& out, std::vector<ExtraCommand> extra_commands)
     : out_(out),
       extra_commands_(std::move(extra_commands)),
-      engine_(EngineCallbacks{
-          [this](const SearchInfo& info) { on_info(info); },
+      engine_(search::EngineCallbacks{
+          [this](const search::SearchInfo& info) { on_info(info); },
           [this](Move best, Move ponder) { on_bestmove(best, ponder); },
           [this](const std::string& message) { info_string(message); },
           [this](int depth, Move move, int number) { on_current_move(depth, move, number); },
@@ -277,7 +277,7 @@ void Session::cmd_go(const Words& words) {
 }
 
 void Session::cmd_stop(const Words&) {
-  limits_ = SearchLimits{};
+  limits_ = search::SearchLimits{};
   // The Engine reports bestmove once per go; a stop while idle is simply dropped.
   if (engine_.searching()) engine_.stop();
 }
@@ -419,14 +419,14 @@ std::string Session::apply_option(const OptionSpec& spec, const OptionValue& opt
 std::string Session::apply_syzygy_path(const std::string& paths) {
   std::string& loaded = option_texts_[option_index(OptionId::SyzygyPath)];
   loaded.clear();
-  if (!Engine::syzygy_supported()) {
+  if (!engine::Engine::syzygy_supported()) {
     if (!paths.empty()) info_string("Syzygy support not built");
     return {};
   }
   std::string error = engine_.set_syzygy_path(paths);
   if (!error.empty() || paths.empty()) return error;
   loaded = paths;
-  const Engine::SyzygyTables tables = engine_.syzygy_tables();
+  const engine::Engine::SyzygyTables tables = engine_.syzygy_tables();
   info_string(fmt::format("Syzygy: found {} WDL and {} DTZ tables, up to {} pieces", tables.wdl,
                           tables.dtz, tables.max_pieces));
   return {};
@@ -434,7 +434,7 @@ std::string Session::apply_syzygy_path(const std::string& paths) {
 
 // Saves or loads the table and says what was done.
 std::string Session::apply_hash_file(bool save) {
-  const HashFileResult r = save ? engine_.save_hash_file() : engine_.load_hash_file();
+  const search::HashFileResult r = save ? engine_.save_hash_file() : engine_.load_hash_file();
   if (!r.error.empty()) return r.error;
   std::string text = fmt::format("hash {} '{}': {} entries", save ? "saved to" : "loaded from",
                                  engine_.hash_file(), r.entries);
@@ -455,7 +455,7 @@ void Session::ensure_idle() {
     engine_.stop();
   }
   engine_.wait();
-  limits_ = SearchLimits{};
+  limits_ = search::SearchLimits{};
 }
 
 void Session::stop_and_wait() {
@@ -472,7 +472,7 @@ void Session::finish_at_end_of_input() {
 
 // ----- Engine callbacks (search thread)
 
-void Session::on_info(const SearchInfo& info) {
+void Session::on_info(const search::SearchInfo& info) {
   std::string line;
   {
     const std::lock_guard lock(root_mutex_);

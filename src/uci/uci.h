@@ -1,4 +1,4 @@
-// The UCI front end: reads commands from `in`, drives a tessera::Engine, writes to `out`.
+// The UCI front end: reads commands from `in`, drives a tessera::engine::Engine, writes to `out`.
 #pragma once
 
 #include <functional>

@@ -52,7 +52,7 @@ WdlPerMille wdl_per_mille(const WdlModel& model, int score, int material) {
   return r;
 }
 
-WdlPerMille wdl_of(const SearchInfo& info, const Position& root) {
+WdlPerMille wdl_of(const search::SearchInfo& info, const Position& root) {
   if (info.is_mate) {
     // `mate 0` is the side to move being mated.
     if (info.mate_moves > 0) return {1000, 0, 0};

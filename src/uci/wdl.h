@@ -49,6 +49,6 @@ inline constexpr WdlModel kWdlModel = {{309.26, -624.48, 396.99}, {111.43, -128.
 
 // The `wdl` of an info line: a mate is certain; other scores, tablebase results included, go
 // through the model with the root's material.
-[[nodiscard]] WdlPerMille wdl_of(const SearchInfo& info, const Position& root);
+[[nodiscard]] WdlPerMille wdl_of(const search::SearchInfo& info, const Position& root);
 
 }  // namespace tessera::uci

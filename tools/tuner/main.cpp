@@ -64,7 +64,7 @@ bool load(const std::string& path, std::uint64_t limit, int validation_every, Da
       std::cerr << "error: " << path << ": " << error << "\n";
       return false;
     }
-    const EvalCoefficients c = evaluate_coefficients(*pos);
+    const eval::EvalCoefficients c = eval::evaluate_coefficients(*pos);
     if (c.specialised) {
       ++stats.specialised;
       continue;

@@ -34,7 +34,7 @@ void parallel_for(std::size_t count, int threads, Fn fn) {
 
 }  // namespace
 
-void add_sample(Dataset& d, const EvalCoefficients& c, float result, float score) {
+void add_sample(Dataset& d, const eval::EvalCoefficients& c, float result, float score) {
   Sample s;
   s.result = result;
   s.target = result;
@@ -77,7 +77,8 @@ double model_eval(const Dataset& d, const Sample& s, const Weights& w) {
     eg += c * w[std::size_t(kN) + d.index[j]];
   }
   const double phase = s.phase;
-  return (mg * phase + eg * (eval::kMaxPhase - phase)) / eval::kMaxPhase * s.scale / kScaleNormal;
+  return (mg * phase + eg * (eval::kMaxPhase - phase)) / eval::kMaxPhase * s.scale /
+         eval::kScaleNormal;
 }
 
 double loss(const Dataset& d, const Weights& w, double k, int threads, bool against_results) {
@@ -109,7 +110,7 @@ void accumulate_gradient(const Dataset& d, const std::vector<std::uint32_t>& ord
       const Sample& s = d.samples[order[i]];
       const double p = sigmoid(k * model_eval(d, s, w));
       // d(loss)/d(eval) for this sample; the factor 2/N is applied below.
-      const double base = (p - s.target) * p * (1 - p) * k * s.scale / kScaleNormal;
+      const double base = (p - s.target) * p * (1 - p) * k * s.scale / eval::kScaleNormal;
       const double mg_factor = base * s.phase / eval::kMaxPhase;
       const double eg_factor = base * (eval::kMaxPhase - s.phase) / eval::kMaxPhase;
       for (std::uint32_t j = s.begin; j < s.end; ++j) {

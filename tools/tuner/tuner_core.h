@@ -35,7 +35,7 @@ struct Dataset {
 };
 
 // Appends a position, given by its coefficients, with its game result and search score.
-void add_sample(Dataset& d, const EvalCoefficients& c, float result, float score);
+void add_sample(Dataset& d, const eval::EvalCoefficients& c, float result, float score);
 
 // mg weights at [0, kWeightCount), eg weights at [kWeightCount, 2 * kWeightCount).
 using Weights = std::vector<double>;

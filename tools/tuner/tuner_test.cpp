@@ -26,7 +26,7 @@ Dataset random_dataset(int games, int plies, std::vector<Position>* positions = 
       const MoveList<GenType::All> moves(pos);
       if (moves.empty()) break;
       pos.make_move(moves[rng() % moves.size()]);
-      const EvalCoefficients c = evaluate_coefficients(pos);
+      const eval::EvalCoefficients c = eval::evaluate_coefficients(pos);
       if (c.specialised) continue;
       add_sample(d, c, float(rng() % 3) / 2.0f, 0.0f);
       if (positions) positions->push_back(pos);
@@ -41,8 +41,8 @@ TEST(Tuner, ModelIsTheEvaluation) {
   ASSERT_GT(d.samples.size(), 500u);
   const Weights w = initial_weights();
   for (std::size_t i = 0; i < d.samples.size(); ++i) {
-    const int engine =
-        positions[i].side_to_move() == WHITE ? evaluate(positions[i]) : -evaluate(positions[i]);
+    const int engine = positions[i].side_to_move() == WHITE ? eval::evaluate(positions[i])
+                                                            : -eval::evaluate(positions[i]);
     // The engine rounds twice towards zero; the model does not round.
     ASSERT_NEAR(model_eval(d, d.samples[i], w), engine, 2.0) << positions[i].fen();
   }
