@@ -14,6 +14,7 @@
 #include "core/packed_position.h"
 #include "core/position.h"
 #include "eval/endgame.h"
+#include "eval/evaluate.h"
 #include "eval/kpk.h"
 #include "search/tablebase.h"
 #include "test_core_support.h"
@@ -404,6 +405,31 @@ TEST(Endgame, ColourFlipNegatesTheScoreAndSwapsTheStrongSide) {
     for (const Color strong : {WHITE, BLACK})
       EXPECT_EQ(scale_factor(mirror, ~strong), scale_factor(pos, strong)) << fen;
   }
+}
+
+// The network's score under the endgame knowledge: a named ending gets its own evaluation
+// whatever the network said, drawish material scales the network's score, anything else
+// passes unchanged.
+TEST(Endgame, KnowledgeOnTopOfAnotherScore) {
+  EvalCache cache;
+  const Position krk = test::parse("8/8/8/3k4/8/8/8/R3K3 w - - 0 1");
+  const EndgameInfo info = classify_endgame(krk);
+  ASSERT_EQ(info.kind, Endgame::KXK);
+  for (const int network : {-300, 0, 650})
+    EXPECT_EQ(with_endgame_knowledge(krk, cache, network), evaluate_endgame(krk, info));
+  const Position krk_black = flipped(krk);
+  EXPECT_EQ(with_endgame_knowledge(krk_black, cache, 0), evaluate_endgame(krk, info));
+  // Opposite-coloured bishops and pawns: scaled towards a draw, on either side's advantage.
+  const Position ocb = test::parse("4k3/5p2/8/3b4/8/8/3P1P2/2B1K3 w - - 0 1");
+  const int scale = scale_factor(ocb, WHITE);
+  ASSERT_LT(scale, kScaleNormal);
+  EXPECT_EQ(with_endgame_knowledge(ocb, cache, 200), 200 * scale / kScaleNormal);
+  EXPECT_EQ(with_endgame_knowledge(ocb, cache, -200),
+            -200 * scale_factor(ocb, BLACK) / kScaleNormal);
+  const Position middlegame =
+      test::parse("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+  for (const int network : {-120, 0, 37})
+    EXPECT_EQ(with_endgame_knowledge(middlegame, cache, network), network);
 }
 
 }  // namespace

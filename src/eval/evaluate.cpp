@@ -520,6 +520,20 @@ int evaluate(const Position& pos, EvalCache& cache) {
   return from_side_to_move(pos, evaluate_white(pos, &cache, acc).white);
 }
 
+int with_endgame_knowledge(const Position& pos, EvalCache& cache, int score) {
+  MaterialEntry& me = cache.material_slot(pos.material_key());
+  ++cache.stats.material_probes;
+  if (me.key == pos.material_key())
+    ++cache.stats.material_hits;
+  else
+    fill_material_entry(pos, me);
+  if (me.endgame.kind != Endgame::None)
+    return from_side_to_move(pos, evaluate_endgame(pos, me.endgame));
+  if (!me.check_scaling || score == 0) return score;
+  const Color ahead = (score > 0) == (pos.side_to_move() == WHITE) ? WHITE : BLACK;
+  return score * scale_factor(pos, ahead) / kScaleNormal;
+}
+
 EvalCoefficients evaluate_coefficients(const Position& pos) {
   std::array<int, kWeightCount> counts{};
   Accumulator<true> acc;

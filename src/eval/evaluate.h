@@ -28,6 +28,12 @@ namespace tessera::eval {
 [[nodiscard]] int evaluate(const Position& pos);
 [[nodiscard]] int evaluate(const Position& pos, EvalCache& cache);
 
+// The endgame knowledge on top of another evaluation's score (`score`, centipawns from the side
+// to move; the network's): an ending with a specialised evaluation (KXK, KBNK, KPK, KRKP, KQKP)
+// gets that instead, and drawish material scales the score as it scales the hand-crafted one.
+// The network learns these endings from few positions, and the lone-king mates not at all.
+[[nodiscard]] int with_endgame_knowledge(const Position& pos, EvalCache& cache, int score);
+
 // The evaluation category by category, for the `eval` command: each category's middlegame and
 // endgame value from white's point of view, the phase that blends them, the blend, the blend
 // after the drawish-material scaling, and the result from the side to move's point of view

@@ -99,7 +99,9 @@ void Worker::make_null_move(StackEntry* ss) {
 
 int Worker::static_evaluation(int ply) {
   if (const eval::nnue::Network* net = shared_.config.network)
-    return eval::nnue::evaluate(*net, (*accumulators_)[ply], pos_->side_to_move());
+    return eval::with_endgame_knowledge(
+        *pos_, *eval_cache_,
+        eval::nnue::evaluate(*net, (*accumulators_)[ply], pos_->side_to_move()));
   return eval::evaluate(*pos_, *eval_cache_);
 }
 

@@ -67,10 +67,20 @@ std::vector<std::string> eval_report(const engine::Engine& engine, const Positio
   const eval::EvalTrace hce = engine::Engine::hand_crafted_trace(pos);
   add_hand_crafted(hce, lines);
   const auto net = engine.network_trace(pos);
-  if (net) add_network(*net, pos, lines);
+  int network_score = 0;
+  if (net) {
+    add_network(*net, pos, lines);
+    // What the search uses: the network's score under the endgame knowledge.
+    eval::EvalCache cache;
+    network_score = eval::with_endgame_knowledge(pos, cache, net->score);
+    if (network_score != net->score)
+      lines.push_back(
+          fmt::format("with the endgame knowledge {:+} cp for the side to move", network_score));
+  }
   const bool by_network = net && engine.network_in_use();
   lines.push_back(fmt::format("final evaluation {:+} cp for the side to move ({}; {})",
-                              by_network ? net->score : hce.result, side_name(pos.side_to_move()),
+                              by_network ? network_score : hce.result,
+                              side_name(pos.side_to_move()),
                               by_network ? "network" : "hand-crafted"));
   return lines;
 }
