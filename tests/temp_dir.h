@@ -1,12 +1,17 @@
-// A fresh directory per test, named after the test and the process, removed afterwards.
+// A fresh directory per test, named after the test and the process, removed afterwards; and
+// whole files as bytes.
 #pragma once
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <system_error>
+#include <vector>
 
 namespace tessera::test {
 
@@ -30,5 +35,16 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+// A whole file's bytes (empty when it cannot be read), and a file made of `bytes`.
+[[nodiscard]] inline std::vector<std::uint8_t> read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+inline void write_bytes(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
 
 }  // namespace tessera::test

@@ -37,15 +37,8 @@ using Bytes = std::array<std::uint8_t, TrainingRecord::kSize>;
 
 using test::TempDir;
 
-[[nodiscard]] std::vector<std::uint8_t> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void write_bytes(const std::string& path, const std::vector<std::uint8_t>& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-}
+using test::read_bytes;
+using test::write_bytes;
 
 [[nodiscard]] Position from_fen(const std::string& fen) {
   std::string error;

@@ -205,15 +205,14 @@ int run_datagen_command(const std::string& command, const std::vector<std::strin
   return {genfens};
 }
 
-// The first word of each UCI command, so that `tessera "go depth 5"` runs it as one while a
-// mistyped subcommand (`tessera bnech`) is still an error.
+// Whether the line starts with a command of the UCI loop (its own or an extra one), so that
+// `tessera "go depth 5"` runs it while a mistyped subcommand (`tessera bnech`) is an error.
 [[nodiscard]] bool is_uci_command_line(const std::string& text) {
-  static constexpr std::array<std::string_view, 16> kWords = {
-      "uci",  "isready", "setoption", "ucinewgame", "position", "go",    "stop",    "ponderhit",
-      "quit", "debug",   "d",         "eval",       "bench",    "perft", "genfens", "register"};
-  const std::size_t end = text.find(' ');
-  const std::string_view first = std::string_view(text).substr(0, end);
-  return std::find(kWords.begin(), kWords.end(), first) != kWords.end();
+  const std::string_view first = std::string_view(text).substr(0, text.find(' '));
+  if (uci::is_command(first)) return true;
+  const auto extra = uci_extra_commands();
+  return std::any_of(extra.begin(), extra.end(),
+                     [&](const uci::ExtraCommand& c) { return c.name == first; });
 }
 
 }  // namespace

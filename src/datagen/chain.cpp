@@ -117,36 +117,4 @@ Move connecting_move(const Position& from, const PackedPosition& to) {
   return Move::none();
 }
 
-std::optional<GameChain> chain_from_records(std::span<const TrainingRecord> records, Move last_move,
-                                            std::string& error) {
-  if (records.empty()) {
-    error = "no records";
-    return std::nullopt;
-  }
-  GameChain chain;
-  chain.start = records.front().position;
-  chain.ply = records.front().ply;
-  chain.rule50 = records.front().rule50;
-  chain.result = records.front().result;
-  std::string why;
-  std::optional<Position> pos = decode(chain.start, why);
-  if (!pos) {
-    error = "bad position: " + why;
-    return std::nullopt;
-  }
-  for (std::size_t i = 0; i < records.size(); ++i) {
-    Move move = last_move;
-    if (i + 1 < records.size()) {
-      move = connecting_move(*pos, records[i + 1].position);
-      if (move.is_none()) {
-        error = fmt::format("no legal move leads from record {} to the next", i);
-        return std::nullopt;
-      }
-    }
-    chain.plies.push_back({move, records[i].score_white});
-    if (i + 1 < records.size()) pos->make_move(move);
-  }
-  return chain;
-}
-
 }  // namespace tessera::datagen

@@ -66,11 +66,6 @@ struct GameChain {
 // The legal move of `from` that leads to the position `to` (packed), or Move::none().
 [[nodiscard]] Move connecting_move(const Position& from, const PackedPosition& to);
 
-// The chain of one game's records (consecutive plies, one result), with `last_move` after the
-// last of them; nullopt and `error` when two records are not one legal move apart.
-[[nodiscard]] std::optional<GameChain> chain_from_records(std::span<const TrainingRecord> records,
-                                                          Move last_move, std::string& error);
-
 // The record of `pos` with its search score (white's view, clamped), the move chosen there
 // (null when not known), the game ply and fifty-move counter; the result is left a draw.
 [[nodiscard]] TrainingRecord record_of(const Position& pos, int score_white, Move move, int ply,

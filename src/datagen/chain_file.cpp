@@ -79,27 +79,13 @@ bool ChainReader::fail(std::string message) {
 }
 
 bool ChainReader::fail_at_end(std::size_t partial) {
-  const std::string& path = zstd_.path();
-  switch (zstd_.end()) {
-    case ZstdReader::End::Clean:
-      if (partial == 0) return false;
-      return fail(fmt::format("'{}' ends with {} bytes that are not a whole game", path, partial));
-    case ZstdReader::End::Truncated:
-      truncated_ = true;
-      error_ = fmt::format(
-          "truncated: '{}' ends inside a zstd frame after {} whole games (a writer stopped "
-          "before it flushed); the games before the cut are intact",
-          path, games_);
-      return false;
-    case ZstdReader::End::ReadError:
-      return fail(fmt::format("cannot read '{}': {}", path, zstd_.detail()));
-    case ZstdReader::End::Corrupt:
-    case ZstdReader::End::None:
-      break;
-  }
-  if (!error_.empty()) return false;  // already reported
-  return fail(
-      fmt::format("corrupt zstd data in '{}' after game {}: {}", path, games_, zstd_.detail()));
+  bool truncated = false;
+  std::string message = zstd_.end_message("game", games_, partial, truncated);
+  if (message.empty()) return false;  // the clean end
+  if (!truncated) return fail(std::move(message));
+  truncated_ = true;
+  error_ = std::move(message);
+  return false;
 }
 
 bool ChainReader::next(GameChain& game, std::vector<TrainingRecord>& records) {

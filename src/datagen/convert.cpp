@@ -24,8 +24,7 @@ enum class InputKind { Data, Pgn, Unknown };
   if (head.empty()) return InputKind::Data;  // an empty file is an empty data file
   const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(head[i]); };
   if (head.size() >= 4 &&
-      ((byte(0) == 0x28 && byte(1) == 0xB5 && byte(2) == 0x2F && byte(3) == 0xFD) ||
-       ((byte(0) & 0xF0) == 0x50 && byte(1) == 0x2A && byte(2) == 0x4D && byte(3) == 0x18)))
+      starts_like_zstd(std::span(reinterpret_cast<const std::uint8_t*>(head.data()), 4)))
     return InputKind::Data;
   std::size_t i = head.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;  // a UTF-8 byte order mark
   while (i < head.size() && std::isspace(byte(i))) ++i;

@@ -44,29 +44,7 @@ bool RecordReader::open(const std::string& path, std::string& error) {
 
 bool RecordReader::end_of_records() {
   done_ = true;
-  const std::string& path = zstd_.path();
-  switch (zstd_.end()) {
-    case ZstdReader::End::Clean:
-      if (zstd_.leftover() > 0)
-        error_ = fmt::format("'{}' ends with {} bytes that are not a whole record", path,
-                             zstd_.leftover());
-      break;
-    case ZstdReader::End::Truncated:
-      truncated_ = true;
-      error_ = fmt::format(
-          "truncated: '{}' ends inside a zstd frame after {} whole records (a writer stopped "
-          "before it flushed); the records before the cut are intact",
-          path, records_);
-      break;
-    case ZstdReader::End::ReadError:
-      error_ = fmt::format("cannot read '{}': {}", path, zstd_.detail());
-      break;
-    case ZstdReader::End::Corrupt:
-    case ZstdReader::End::None:
-      error_ = fmt::format("corrupt zstd data in '{}' after record {}: {}", path, records_,
-                           zstd_.detail());
-      break;
-  }
+  error_ = zstd_.end_message("record", records_, zstd_.leftover(), truncated_);
   return false;
 }
 

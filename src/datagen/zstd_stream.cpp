@@ -20,11 +20,13 @@ constexpr std::array<std::uint8_t, 4> kZstdMagic = {0x28, 0xB5, 0x2F, 0xFD};
 ZSTD_CCtx* cctx_of(void* p) { return static_cast<ZSTD_CCtx*>(p); }
 ZSTD_DCtx* dctx_of(void* p) { return static_cast<ZSTD_DCtx*>(p); }
 
-// Whether the first `size` bytes (at most 4) can begin a zstd frame or a skippable frame
-// (magic 0x184D2A50 to 0x184D2A5F, little-endian).
-[[nodiscard]] bool starts_like_zstd(const std::uint8_t* bytes, std::size_t size) {
-  const std::size_t n = std::min<std::size_t>(size, 4);
-  if (std::equal(bytes, bytes + n, kZstdMagic.begin())) return true;
+}  // namespace
+
+// A skippable frame's magic is 0x184D2A50 to 0x184D2A5F, little-endian. Fewer than 4 bytes
+// match when they are a prefix of either magic (a file cut inside its first header).
+bool starts_like_zstd(std::span<const std::uint8_t> bytes) {
+  const std::size_t n = std::min<std::size_t>(bytes.size(), 4);
+  if (std::equal(bytes.begin(), bytes.begin() + std::ptrdiff_t(n), kZstdMagic.begin())) return true;
   constexpr std::array<std::uint8_t, 4> skippable = {0x50, 0x2A, 0x4D, 0x18};
   for (std::size_t i = 0; i < n; ++i) {
     const bool ok = i == 0 ? (bytes[0] & 0xF0) == 0x50 : bytes[i] == skippable[i];
@@ -32,8 +34,6 @@ ZSTD_DCtx* dctx_of(void* p) { return static_cast<ZSTD_DCtx*>(p); }
   }
   return true;
 }
-
-}  // namespace
 
 // ----- ZstdWriter
 
@@ -157,7 +157,7 @@ bool ZstdReader::open(const std::string& path, const std::string& what, std::str
   }
   prefix_size_ = in_size_;
   std::copy_n(in_.begin(), in_size_, prefix_.begin());
-  if (!dctx_ || !starts_like_zstd(in_.data(), in_size_)) {
+  if (!dctx_ || !starts_like_zstd(std::span(in_.data(), in_size_))) {
     error = fmt::format(
         "'{}' is not a zstd-compressed {} (it does not start with the zstd magic number "
         "28 b5 2f fd{})",
@@ -200,6 +200,28 @@ bool ZstdReader::refill() {
   }
   frame_left_ = hint;
   return true;
+}
+
+std::string ZstdReader::end_message(const char* unit, std::uint64_t whole, std::size_t partial,
+                                    bool& truncated) const {
+  truncated = false;
+  switch (end_) {
+    case End::Clean:
+      if (partial == 0) return "";
+      return fmt::format("'{}' ends with {} bytes that are not a whole {}", path_, partial, unit);
+    case End::Truncated:
+      truncated = true;
+      return fmt::format(
+          "truncated: '{}' ends inside a zstd frame after {} whole {}s (a writer stopped "
+          "before it flushed); the {}s before the cut are intact",
+          path_, whole, unit, unit);
+    case End::ReadError:
+      return fmt::format("cannot read '{}': {}", path_, detail_);
+    case End::Corrupt:
+    case End::None:
+      break;
+  }
+  return fmt::format("corrupt zstd data in '{}' after {} {}: {}", path_, unit, whole, detail_);
 }
 
 bool ZstdReader::read(std::span<std::uint8_t> out) {

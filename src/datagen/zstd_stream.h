@@ -15,6 +15,9 @@
 
 namespace tessera::datagen {
 
+// Whether `bytes` (the first 4 are looked at) can begin a zstd frame or a skippable frame.
+[[nodiscard]] bool starts_like_zstd(std::span<const std::uint8_t> bytes);
+
 // Writes bytes into the current zstd frame. end_frame() ends it and hands it to the operating
 // system, so everything before it stays readable if the process dies later; bytes after the
 // last end_frame() are lost then (a reader reports the cut as truncation). Each frame costs
@@ -79,6 +82,12 @@ class ZstdReader {
   [[nodiscard]] End end() const { return end_; }
   [[nodiscard]] std::size_t leftover() const { return buffer_.size() - buffer_pos_; }
   [[nodiscard]] const std::string& detail() const { return detail_; }
+  // How the data ended, for the reader's error(): "" for a clean end on a whole `unit`;
+  // otherwise the cut (`truncated` set), the partial `unit` at the end, the read error or the
+  // corruption, with `whole` units handed out before it. `partial` is the bytes read of the
+  // unit that did not complete.
+  [[nodiscard]] std::string end_message(const char* unit, std::uint64_t whole, std::size_t partial,
+                                        bool& truncated) const;
   [[nodiscard]] const std::string& path() const { return path_; }
   // Marks the data unusable from here (the caller found a bad value in it).
   void poison() {

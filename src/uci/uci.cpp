@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -44,6 +45,10 @@ class Session {
  public:
   Session(std::ostream& out, std::vector<ExtraCommand> extra_commands);
   [[nodiscard]] int run(std::istream& in);
+  [[nodiscard]] static bool knows(std::string_view name) {
+    return name == "quit" || std::any_of(kCommands.begin(), kCommands.end(),
+                                         [&](const Command& c) { return c.name == name; });
+  }
 
  private:
   using Handler = void (Session::*)(const Words&);
@@ -502,6 +507,8 @@ void Session::on_bestmove(Move best, Move ponder) {
 }
 
 }  // namespace
+
+bool is_command(std::string_view name) { return Session::knows(name); }
 
 int run(std::istream& in, std::ostream& out, std::vector<ExtraCommand> extra_commands) {
   Session session(out, std::move(extra_commands));

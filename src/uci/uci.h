@@ -4,6 +4,7 @@
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tessera::uci {
@@ -22,6 +23,9 @@ struct ExtraCommand {
 // Runs the UCI loop until `quit` or end of input; returns the process exit code. The calling
 // thread reads `in` while the Engine searches on its own threads, so `isready`, `stop`,
 // `ponderhit` and `quit` are answered during a search.
+// Whether `name` is a command the loop defines itself (`quit` included).
+[[nodiscard]] bool is_command(std::string_view name);
+
 [[nodiscard]] int run(std::istream& in, std::ostream& out,
                       std::vector<ExtraCommand> extra_commands = {});
 
