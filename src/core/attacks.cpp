@@ -81,6 +81,45 @@ SliderTables build_slider_tables() {
 
 }  // namespace
 
+namespace {
+
+constexpr LeaperTables build_leaper_tables() {
+  constexpr int kKnight[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
+                                 {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
+  constexpr int kKing[8][2] = {{1, 0},  {1, 1},   {0, 1},  {-1, 1},
+                               {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
+  constexpr int kWhitePawn[2][2] = {{1, 1}, {-1, 1}};
+  constexpr int kBlackPawn[2][2] = {{1, -1}, {-1, -1}};
+  LeaperTables t;
+  for (int s = 0; s < 64; ++s) {
+    t.knight[s] = step_attacks(s, kKnight, 8);
+    t.king[s] = step_attacks(s, kKing, 8);
+    t.pawn[WHITE][s] = step_attacks(s, kWhitePawn, 2);
+    t.pawn[BLACK][s] = step_attacks(s, kBlackPawn, 2);
+  }
+  for (int a = 0; a < 64; ++a) {
+    for (int b = 0; b < 64; ++b) {
+      const Bitboard bb = Bitboard(1) << b;
+      t.between[a][b] = bb;
+      if (a == b) continue;
+      for (const bool diagonal : {false, true}) {
+        if (slow_slider_attacks(a, 0, diagonal) & bb) {
+          t.line[a][b] =
+              (slow_slider_attacks(a, 0, diagonal) & slow_slider_attacks(b, 0, diagonal)) |
+              (Bitboard(1) << a) | bb;
+          t.between[a][b] = (slow_slider_attacks(a, bb, diagonal) &
+                             slow_slider_attacks(b, Bitboard(1) << a, diagonal)) |
+                            bb;
+        }
+      }
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+constinit const LeaperTables kLeapers = build_leaper_tables();
 const SliderTables kSliders = build_slider_tables();
 
 }  // namespace tessera::detail

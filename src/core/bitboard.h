@@ -1,6 +1,7 @@
 // Bitboard primitives and attack tables.
 //
-// Leaper attacks (pawn, knight, king) and the between/line tables are built at compile time.
+// Leaper attacks (pawn, knight, king) and the between/line tables are built at compile time, in
+// attacks.cpp.
 // Slider attacks come from one table per piece indexed either by PEXT (when the build targets
 // BMI2) or by fancy magic multiplication (portable fallback, also used on aarch64). That table
 // is filled once, before main, and is read-only afterwards.
@@ -100,41 +101,9 @@ struct LeaperTables {
   std::array<std::array<Bitboard, 64>, 64> line{};
 };
 
-[[nodiscard]] constexpr LeaperTables build_leaper_tables() {
-  constexpr int kKnight[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
-                                 {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
-  constexpr int kKing[8][2] = {{1, 0},  {1, 1},   {0, 1},  {-1, 1},
-                               {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
-  constexpr int kWhitePawn[2][2] = {{1, 1}, {-1, 1}};
-  constexpr int kBlackPawn[2][2] = {{1, -1}, {-1, -1}};
-  LeaperTables t;
-  for (int s = 0; s < 64; ++s) {
-    t.knight[s] = step_attacks(s, kKnight, 8);
-    t.king[s] = step_attacks(s, kKing, 8);
-    t.pawn[WHITE][s] = step_attacks(s, kWhitePawn, 2);
-    t.pawn[BLACK][s] = step_attacks(s, kBlackPawn, 2);
-  }
-  for (int a = 0; a < 64; ++a) {
-    for (int b = 0; b < 64; ++b) {
-      const Bitboard bb = Bitboard(1) << b;
-      t.between[a][b] = bb;
-      if (a == b) continue;
-      for (const bool diagonal : {false, true}) {
-        if (slow_slider_attacks(a, 0, diagonal) & bb) {
-          t.line[a][b] =
-              (slow_slider_attacks(a, 0, diagonal) & slow_slider_attacks(b, 0, diagonal)) |
-              (Bitboard(1) << a) | bb;
-          t.between[a][b] = (slow_slider_attacks(a, bb, diagonal) &
-                             slow_slider_attacks(b, Bitboard(1) << a, diagonal)) |
-                            bb;
-        }
-      }
-    }
-  }
-  return t;
-}
-
-inline constexpr LeaperTables kLeapers = build_leaper_tables();
+// Computed at compile time in attacks.cpp (constinit), so static initialisers may use it; one
+// translation unit pays for the constant evaluation instead of every includer.
+extern const LeaperTables kLeapers;
 
 // One slider's lookup: the relevant-occupancy mask, the magic multiplier (unused with PEXT),
 // the shift, and the offset of this square's slice of the shared attack table.
