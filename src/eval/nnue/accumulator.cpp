@@ -52,8 +52,9 @@ struct Ops {
 
   [[nodiscard]] static int evaluate(const Network& net, const Accumulator& acc, Color stm) {
     const NetworkWeights& w = net.weights();
-    const std::int32_t sum = K::screlu_dot(acc.values[stm].data(), w.out_weights.data()) +
-                             K::screlu_dot(acc.values[~stm].data(), w.out_weights.data() + kHidden);
+    const std::int64_t sum =
+        std::int64_t(K::screlu_dot(acc.values[stm].data(), w.out_weights.data())) +
+        K::screlu_dot(acc.values[~stm].data(), w.out_weights.data() + kHidden);
     // sum is in units of QA^2 * QB; one QA off it, the bias (QA * QB) on, then to centipawns.
     const std::int64_t value = std::int64_t(sum / kQA) + w.out_bias;
     const std::int64_t cp = value * w.scale / (kQA * kQB);

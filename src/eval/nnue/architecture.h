@@ -27,10 +27,11 @@ inline constexpr int kMaxOutputWeight = 127;
 inline constexpr int kDefaultScale = 400;
 
 static_assert(kQA * kMaxOutputWeight <= 32767, "activation * output weight must fit an int16");
-// The output sum of kHidden * 2 terms of at most kQA^2 * kMaxOutputWeight must fit an int32 in
-// any order of summation, which keeps every kernel's sum exact and identical.
-static_assert(std::int64_t(2) * kHidden * kQA * kQA * kMaxOutputWeight <= 2147483647LL,
-              "the output sum must fit an int32");
+// Each half's output sum, kHidden terms of at most kQA^2 * kMaxOutputWeight, must fit an int32
+// in any order of summation, which keeps every kernel's sum exact and identical; the two halves
+// are then added in int64 (so H = 256 fits as well as 128).
+static_assert(std::int64_t(kHidden) * kQA * kQA * kMaxOutputWeight <= 2147483647LL,
+              "one half's output sum must fit an int32");
 
 // The input index of `piece` on `square` in the view of `perspective`.
 [[nodiscard]] constexpr int feature_index(Color perspective, Piece piece, Square square) {

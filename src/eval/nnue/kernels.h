@@ -3,8 +3,9 @@
 // BestKernel, and TESSERA_NNUE_SCALAR (CMake TESSERA_SIMD=scalar) forces the reference.
 //
 // Every kernel computes the same integers. Accumulator lanes are int16 and wrap on overflow
-// (modular arithmetic, so the order of additions never matters); the output sum is exact in
-// int32 (architecture.h bounds it). So the kernels agree bit for bit, which the tests check.
+// (modular arithmetic, so the order of additions never matters); each half's output sum is
+// exact in int32 (architecture.h bounds it). So the kernels agree bit for bit, which the tests
+// check.
 //
 // A kernel is a class with static members:
 //   accumulate(src, dst, rows, n)        dst = src + rows[0] + ... + rows[n - 1]
