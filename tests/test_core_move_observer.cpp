@@ -107,13 +107,14 @@ WalkStats walk_suite(const std::vector<test::EpdEntry>& entries, bool chess960, 
 }
 
 TEST(CoreMoveObserver, StandardSuiteTrees) {
+  const std::size_t stride = test::suite_stride();
   const auto all = test::load_perft_epd("perft/standard.epd");
-  WalkStats stats = walk_suite(all, false, 3);
-  const WalkStats deeper = walk_suite(test::every_nth(all, 16), false, 4);
+  WalkStats stats = walk_suite(test::stride_sample(all), false, 3);
+  const WalkStats deeper = walk_suite(test::every_nth(all, 16 * stride), false, 4);
   stats.failures += deeper.failures;
   stats.moves += deeper.moves;
   EXPECT_EQ(stats.failures, 0);
-  EXPECT_GT(stats.moves, 1'000'000u);
+  EXPECT_GT(stats.moves, 1'000'000u / stride);
   EXPECT_GT(stats.castles, 0u);
   EXPECT_GT(stats.en_passants, 0u);
   EXPECT_GT(stats.promotions, 0u);
@@ -121,12 +122,13 @@ TEST(CoreMoveObserver, StandardSuiteTrees) {
 }
 
 TEST(CoreMoveObserver, Chess960SuiteTrees) {
+  const std::size_t stride = test::suite_stride();
   const auto all = test::load_perft_epd("perft/fischer.epd");
-  WalkStats stats = walk_suite(all, true, 2);
-  const WalkStats deeper = walk_suite(test::every_nth(all, 16), true, 3);
+  WalkStats stats = walk_suite(test::stride_sample(all), true, 2);
+  const WalkStats deeper = walk_suite(test::every_nth(all, 16 * stride), true, 3);
   stats.failures += deeper.failures;
   EXPECT_EQ(stats.failures, 0);
-  EXPECT_GT(stats.moves + deeper.moves, 1'000'000u);
+  EXPECT_GT(stats.moves + deeper.moves, 1'000'000u / stride);
   EXPECT_GT(stats.castles + deeper.castles, 0u);
   EXPECT_GT(stats.captures + deeper.captures, 0u);
 }

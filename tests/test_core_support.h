@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -89,6 +90,20 @@ inline std::vector<std::string> load_fens(std::string_view relative) {
   return fens;
 }
 
+// The exhaustive tree walks take every stride-th position of their suite when the environment
+// sets TESSERA_TEST_STRIDE (1 to 64; the sanitizer test presets set 4). Those builds run many
+// times slower, and the memory and undefined-behaviour errors they look for show in a sample
+// of the trees as well as in all of them. What a walk must have seen is divided by the same
+// stride.
+inline std::size_t suite_stride() {
+  static const std::size_t stride = [] {
+    const char* text = std::getenv("TESSERA_TEST_STRIDE");
+    const long n = text ? std::strtol(text, nullptr, 10) : 1;
+    return n >= 1 && n <= 64 ? std::size_t(n) : std::size_t(1);
+  }();
+  return stride;
+}
+
 // Every `step`-th entry starting at `first`: a deterministic sample of a large suite.
 template <typename T>
 std::vector<T> every_nth(const std::vector<T>& all, std::size_t step, std::size_t first = 0) {
@@ -158,6 +173,17 @@ inline std::vector<std::string> fen_fields(std::string_view fen) {
   std::string f;
   while (in >> f) fields.push_back(f);
   return fields;
+}
+
+// A suite thinned by suite_stride(): every stride-th position, plus (when thinned) every
+// position with an en-passant square, so that a sample still meets en passant.
+inline std::vector<EpdEntry> stride_sample(const std::vector<EpdEntry>& all) {
+  const std::size_t stride = suite_stride();
+  if (stride == 1) return all;
+  std::vector<EpdEntry> out;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (i % stride == 0 || fen_fields(all[i].fen).at(3) != "-") out.push_back(all[i]);
+  return out;
 }
 
 // Square from text, for readable test code: sq("e4").
