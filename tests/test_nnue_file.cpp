@@ -62,7 +62,7 @@ void reseal(Bytes& b) {
 TEST(NnueFile, RoundTripThroughBytes) {
   const auto p = sample_parameters();
   const auto bytes = serialize(p);
-  ASSERT_EQ(bytes.size(), kHeaderSize + 2 * (768 * 128 + 128 + 256) + 4);
+  ASSERT_EQ(bytes.size(), kHeaderSize + 2 * (768 * kHidden + kHidden + 2 * kHidden) + 4);
   std::string error;
   const auto back = parse(bytes, error);
   ASSERT_TRUE(back) << error;
@@ -84,7 +84,7 @@ TEST(NnueFile, HeaderAndPayloadLayout) {
   EXPECT_EQ(0, std::memcmp(b.data(), "TSNN\r\n\x1a\n", 8));
   EXPECT_EQ(read_u32(b, 8), 1u);
   EXPECT_EQ(read_u32(b, 12), 768u);
-  EXPECT_EQ(read_u32(b, 16), 128u);
+  EXPECT_EQ(read_u32(b, 16), std::uint32_t(kHidden));
   EXPECT_EQ(read_u32(b, 20), 1u);
   EXPECT_EQ(read_u32(b, 24), 255u);
   EXPECT_EQ(read_u32(b, 28), 64u);
@@ -196,7 +196,7 @@ TEST(NnueFile, WrongVersionIsRefused) {
 
 TEST(NnueFile, WrongHiddenSizeIsRefused) {
   // A well-formed file of another width: the architecture, not the length, is named.
-  const auto b = serialize(sample_parameters(256));
+  const auto b = serialize(sample_parameters(2 * kHidden));
   ASSERT_FALSE(b.empty());
   EXPECT_NE(refusal(b).find("wrong architecture"), std::string::npos);
   auto c = serialize(sample_parameters());
