@@ -79,10 +79,6 @@ SliderTables build_slider_tables() {
   return t;
 }
 
-}  // namespace
-
-namespace {
-
 constexpr LeaperTables build_leaper_tables() {
   constexpr int kKnight[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
                                  {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};

@@ -146,6 +146,17 @@ void fill_material_entry(const Position& pos, MaterialEntry& e) {
   e.endgame = classify_endgame(pos);
 }
 
+// The material entry of `pos` from the cache, filled on a miss; counts the probe.
+const MaterialEntry& probe_material(const Position& pos, EvalCache& cache) {
+  MaterialEntry& me = cache.material_slot(pos.material_key());
+  ++cache.stats.material_probes;
+  if (me.key == pos.material_key())
+    ++cache.stats.material_hits;
+  else
+    fill_material_entry(pos, me);
+  return me;
+}
+
 // ----- Pawn table: pawn structure and everything else that depends on pawns and kings only.
 
 template <bool Trace>
@@ -391,17 +402,11 @@ Outcome evaluate_white(const Position& pos, EvalCache* cache, Accumulator<Trace>
   Outcome out;
   // Step 1. Material table: phase, imbalance, specialised endgames.
   MaterialEntry local_material;
-  MaterialEntry* me = &local_material;
-  if (!Trace && cache) {
-    me = &cache->material_slot(pos.material_key());
-    ++cache->stats.material_probes;
-    if (me->key == pos.material_key())
-      ++cache->stats.material_hits;
-    else
-      fill_material_entry(pos, *me);
-  } else {
-    fill_material_entry(pos, *me);
-  }
+  const MaterialEntry* me = &local_material;
+  if (!Trace && cache)
+    me = &probe_material(pos, *cache);
+  else
+    fill_material_entry(pos, local_material);
   if (me->endgame.kind != Endgame::None) {
     out.specialised = true;
     out.endgame = me->endgame;
@@ -521,12 +526,7 @@ int evaluate(const Position& pos, EvalCache& cache) {
 }
 
 int with_endgame_knowledge(const Position& pos, EvalCache& cache, int score) {
-  MaterialEntry& me = cache.material_slot(pos.material_key());
-  ++cache.stats.material_probes;
-  if (me.key == pos.material_key())
-    ++cache.stats.material_hits;
-  else
-    fill_material_entry(pos, me);
+  const MaterialEntry& me = probe_material(pos, cache);
   if (me.endgame.kind != Endgame::None)
     return from_side_to_move(pos, evaluate_endgame(pos, me.endgame));
   if (!me.check_scaling || score == 0) return score;

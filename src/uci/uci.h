@@ -20,12 +20,12 @@ struct ExtraCommand {
       run;
 };
 
-// Runs the UCI loop until `quit` or end of input; returns the process exit code. The calling
-// thread reads `in` while the Engine searches on its own threads, so `isready`, `stop`,
-// `ponderhit` and `quit` are answered during a search.
 // Whether `name` is a command the loop defines itself (`quit` included).
 [[nodiscard]] bool is_command(std::string_view name);
 
+// Runs the UCI loop until `quit` or end of input; returns the process exit code. The calling
+// thread reads `in` while the Engine searches on its own threads, so `isready`, `stop`,
+// `ponderhit` and `quit` are answered during a search.
 [[nodiscard]] int run(std::istream& in, std::ostream& out,
                       std::vector<ExtraCommand> extra_commands = {});
 
