@@ -120,7 +120,10 @@ void play_random_opening(Game& game, std::uint64_t seed, int game_index, int pli
   const Outcome outcome = verdict->result == game::Result::WhiteWins   ? Outcome::WhiteWins
                           : verdict->result == game::Result::BlackWins ? Outcome::BlackWins
                                                                        : Outcome::Draw;
-  return GameResult{outcome, std::string(verdict->reason)};
+  GameResult result;
+  result.outcome = outcome;
+  result.reason = verdict->reason;
+  return result;
 }
 
 [[nodiscard]] std::optional<std::string> check_bestmove(const Position& pos, Move best) {
