@@ -23,14 +23,15 @@ using Bytes = std::vector<std::uint8_t>;
 
 // Parameters with every value distinct enough that a swapped or shifted field shows.
 [[nodiscard]] NetworkParameters sample_parameters(std::uint32_t hidden = kHidden,
-                                                  std::uint64_t seed = 1) {
+                                                  std::uint64_t seed = 1,
+                                                  std::uint32_t buckets = 1) {
   std::mt19937_64 rng(seed);
-  auto p = NetworkParameters::zeros(hidden);
+  auto p = NetworkParameters::zeros(hidden, buckets);
   p.scale = 377;
   for (auto& v : p.ft_weights) v = std::int16_t(int(rng() % 65536) - 32768);
   for (auto& v : p.ft_bias) v = std::int16_t(int(rng() % 65536) - 32768);
   for (auto& v : p.out_weights) v = std::int16_t(int(rng() % 255) - 127);
-  p.out_bias[0] = std::int32_t(std::uint32_t(rng()));
+  for (auto& v : p.out_bias) v = std::int32_t(std::uint32_t(rng()));
   return p;
 }
 
@@ -67,6 +68,15 @@ TEST(NnueFile, RoundTripThroughBytes) {
   const auto back = parse(bytes, error);
   ASSERT_TRUE(back) << error;
   EXPECT_EQ(*back, p);
+  // With every output bucket: eight output layers and biases.
+  const auto eight = sample_parameters(kHidden, 2, kOutputBuckets);
+  const auto eight_bytes = serialize(eight);
+  ASSERT_EQ(eight_bytes.size(), kHeaderSize +
+                                    2 * (768 * kHidden + kHidden + kOutputBuckets * 2 * kHidden) +
+                                    4 * kOutputBuckets);
+  const auto eight_back = parse(eight_bytes, error);
+  ASSERT_TRUE(eight_back) << error;
+  EXPECT_EQ(*eight_back, eight);
 }
 
 TEST(NnueFile, HeaderAndPayloadLayout) {
@@ -209,8 +219,12 @@ TEST(NnueFile, OtherHeaderFieldsAreChecked) {
   write_u32(b, 12, 769);
   EXPECT_NE(refusal(b).find("wrong architecture"), std::string::npos);
   b = serialize(sample_parameters());
-  write_u32(b, 20, 8);
+  write_u32(b, 20, 3);
   EXPECT_NE(refusal(b).find("output buckets"), std::string::npos);
+  // Eight buckets is a valid count, but this file's payload holds one.
+  b = serialize(sample_parameters());
+  write_u32(b, 20, kOutputBuckets);
+  EXPECT_NE(refusal(b).find("truncated"), std::string::npos);
   b = serialize(sample_parameters());
   write_u32(b, 24, 127);
   EXPECT_NE(refusal(b).find("quantisation"), std::string::npos);

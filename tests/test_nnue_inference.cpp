@@ -54,17 +54,18 @@ constexpr TestFen kFens[] = {
 }
 
 // Random quantised parameters: first-layer weights within +-ft_range, biases in a trained-like
-// range, output weights anywhere in +-127.
+// range, output weights anywhere in +-127, every output bucket different (so that a wrong
+// bucket shows in any comparison of evaluations).
 [[nodiscard]] NetworkParameters random_parameters(std::uint64_t seed, int ft_range = 200) {
   std::mt19937_64 rng(seed);
   auto uniform = [&](int lo, int hi) {
     return std::int16_t(lo + int(rng() % std::uint64_t(hi - lo + 1)));
   };
-  auto p = NetworkParameters::zeros();
+  auto p = NetworkParameters::zeros(kHidden, kOutputBuckets);
   for (auto& v : p.ft_weights) v = uniform(-ft_range, ft_range);
   for (auto& v : p.ft_bias) v = uniform(-100, 300);
   for (auto& v : p.out_weights) v = uniform(-kMaxOutputWeight, kMaxOutputWeight);
-  p.out_bias[0] = uniform(-20000, 20000);
+  for (auto& v : p.out_bias) v = uniform(-20000, 20000);
   p.scale = 400;
   return p;
 }
@@ -177,6 +178,65 @@ TEST(NnueEvaluate, HandComputedNetwork) {
   EXPECT_EQ(acc.values[WHITE][2], 50);
   EXPECT_EQ(acc.values[BLACK][2], -50);
   EXPECT_EQ(evaluate(net2, acc, BLACK), 449);
+}
+
+// Bucket b's output bias is b units of the scale and every weight is zero, so the score names
+// the bucket that evaluate() used.
+TEST(NnueEvaluate, OutputBucketFollowsThePieceCount) {
+  auto p = NetworkParameters::zeros(kHidden, kOutputBuckets);
+  for (int b = 0; b < kOutputBuckets; ++b) p.out_bias[std::size_t(b)] = b * kQA * kQB;
+  p.scale = 100;
+  const Network net = build(p);
+  const auto score = [&](const std::string& fen) {
+    Accumulator acc;
+    refresh(net, from_fen(fen), acc);
+    return evaluate(net, acc, WHITE);
+  };
+  EXPECT_EQ(score(std::string(Position::kStartFen)), 100 * output_bucket(32));
+  EXPECT_EQ(score("8/8/8/4k3/8/8/8/R3K3 w - - 0 1"), 100 * output_bucket(3));
+  EXPECT_EQ(score("8/8/8/4k3/8/8/8/RN1QK3 w - - 0 1"), 100 * output_bucket(5));
+  EXPECT_EQ(score("8/8/8/3qk3/8/8/8/RN1QK3 w - - 0 1"), 100 * output_bucket(6));
+  EXPECT_EQ(score("r3k3/pppppppp/8/8/8/8/PPPPPPPP/R3K3 w - - 0 1"), 100 * output_bucket(20));
+  EXPECT_EQ(output_bucket(5), 0);
+  EXPECT_EQ(output_bucket(6), 1);
+  EXPECT_EQ(output_bucket(29), 6);
+  EXPECT_EQ(output_bucket(30), 7);
+  // The piece count follows the incremental updates: a capture moves 6 pieces (bucket 1) to 5
+  // (bucket 0), in both kernels.
+  const Position six = from_fen("8/8/8/3qk3/8/8/8/RN1QK3 w - - 0 1");
+  for (const bool reference : {false, true}) {
+    Accumulator acc;
+    (reference ? scalar::refresh : refresh)(net, six, acc);
+    EXPECT_EQ(acc.pieces, 6);
+    const Accumulator parent = acc;
+    (reference ? scalar::add_sub_sub : add_sub_sub)(
+        net, parent, acc, {Piece(WHITE, QUEEN), Square(35)}, {Piece(WHITE, QUEEN), Square(3)},
+        {Piece(BLACK, QUEEN), Square(35)});
+    EXPECT_EQ(acc.pieces, 5);
+    EXPECT_EQ((reference ? scalar::evaluate : evaluate)(net, acc, BLACK), 0);
+    (reference ? scalar::add_piece : add_piece)(net, acc, {Piece(BLACK, ROOK), Square(63)});
+    EXPECT_EQ((reference ? scalar::evaluate : evaluate)(net, acc, BLACK), 100);
+  }
+}
+
+// A file with one output layer serves every bucket with it.
+TEST(NnueNetwork, OneBucketServesEveryBucket) {
+  auto p = random_parameters(5);
+  NetworkParameters one = NetworkParameters::zeros(kHidden, 1);
+  one.ft_weights = p.ft_weights;
+  one.ft_bias = p.ft_bias;
+  one.out_weights.assign(p.out_weights.begin(), p.out_weights.begin() + 2 * kHidden);
+  one.out_bias = {p.out_bias[0]};
+  const Network net = build(one);
+  for (std::size_t b = 0; b < std::size_t(kOutputBuckets); ++b) {
+    EXPECT_EQ(net.weights().out_bias[b], p.out_bias[0]);
+    EXPECT_TRUE(std::equal(one.out_weights.begin(), one.out_weights.end(),
+                           net.weights().out_weights.begin() + std::ptrdiff_t(b * 2 * kHidden)));
+  }
+  std::string error;
+  NetworkParameters three = NetworkParameters::zeros(kHidden, 3);
+  EXPECT_FALSE(Network::from_parameters(three, error));
+  EXPECT_NE(error.find("output buckets"), std::string::npos) << error;
 }
 
 TEST(NnueEvaluate, ClampedToTheEvaluationRange) {

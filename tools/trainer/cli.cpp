@@ -59,6 +59,7 @@ bool read_config(const cxxopts::ParseResult& args, Config& c, std::string& error
          decay = t.weight_decay;
   int scale = int(t.scale);
   if (!read_number(args, "hidden", 1, 4096, t.hidden, error) ||
+      !read_number(args, "buckets", 1, 64, t.buckets, error) ||
       !read_number(args, "epochs", 0, 100000, t.epochs, error) ||
       !read_number(args, "batch", 1, 1 << 24, t.batch, error) ||
       !read_number(args, "threads", 1, 256, t.threads, error) ||
@@ -78,6 +79,10 @@ bool read_config(const cxxopts::ParseResult& args, Config& c, std::string& error
       !read_number(args, "limit", std::uint64_t(0), ~std::uint64_t(0), l.limit, error) ||
       !read_number(args, "progress", 0.0, 1e6, c.progress_seconds, error))
     return false;
+  if (!eval::nnue::valid_bucket_count(std::uint32_t(t.buckets))) {
+    error = fmt::format("--buckets wants 1 or {}, got {}", eval::nnue::kOutputBuckets, t.buckets);
+    return false;
+  }
   t.lambda = float(wdl);
   t.lr = float(lr);
   t.tune_lr = float(tune_lr);
@@ -156,9 +161,11 @@ int train(const Config& c) {
     }
     fmt::print("resumed from {} after epoch {}\n", c.resume, trainer.epochs_done());
   }
-  fmt::print("network (768 -> {}) x 2 -> 1, {} threads, batch {}; validation loss {:.6f}\n",
-             o.hidden, o.threads, o.batch,
-             mean_loss(trainer.network(), check, o.lambda, o.scale, o.threads));
+  fmt::print(
+      "network (768 -> {}) x 2 -> 1 x {} buckets, {} threads, batch {}; validation loss "
+      "{:.6f}\n",
+      o.hidden, o.buckets, o.threads, o.batch,
+      mean_loss(trainer.network(), check, o.lambda, o.scale, o.threads));
   std::fflush(stdout);
 
   auto last_report = std::chrono::steady_clock::now();
@@ -222,6 +229,7 @@ int run_cli(int argc, const char* const* argv) {
                         cxxopts::value<std::vector<std::string>>())(
       "output", "the quantised network file to write", text())(
       "hidden", "first-layer width (the engine reads 128)", text()->default_value("128"))(
+      "buckets", "output buckets by material: 1 or 8", text()->default_value("1"))(
       "epochs", "passes over the training set", text()->default_value("30"))(
       "batch", "positions per optimiser step", text()->default_value("16384"))(
       "threads", "threads", text()->default_value("2"))("lr", "AdamW learning rate",

@@ -120,16 +120,17 @@ float forward(const Network& net, const Sample& s, Scratch& scratch) {
   const int h = net.hidden;
   float* white = scratch.acc_white.data();
   float* black = scratch.acc_black.data();
-  const float* w2 = net.weight2();
+  const int bucket = net.bucket(s);
+  const float* w2 = net.weight2(bucket);
   const float* us = s.side_to_move == WHITE ? white : black;
   const float* them = s.side_to_move == WHITE ? black : white;
   if (h == kWide) {
     accumulate_wide(net, s, false, white);
     accumulate_wide(net, s, true, black);
-    return output_half_wide(us, w2) + output_half_wide(them, w2 + h) + net.bias2();
+    return output_half_wide(us, w2) + output_half_wide(them, w2 + h) + net.bias2(bucket);
   }
   accumulate_any(net, s, white, black);
-  return output_half_any(h, us, w2) + output_half_any(h, them, w2 + h) + net.bias2();
+  return output_half_any(h, us, w2) + output_half_any(h, them, w2 + h) + net.bias2(bucket);
 }
 
 void touch(Gradient& grad, int feature) {
@@ -140,8 +141,8 @@ void touch(Gradient& grad, int feature) {
 
 }  // namespace
 
-Network random_network(int hidden, std::uint64_t seed) {
-  Network net(hidden);
+Network random_network(int hidden, std::uint64_t seed, int buckets) {
+  Network net(hidden, buckets);
   std::mt19937_64 rng(seed);
   // About 30 active inputs: accumulators start near 0.5 with a spread of about 0.1.
   std::uniform_real_distribution<float> first(-0.03f, 0.03f);
@@ -149,9 +150,13 @@ Network random_network(int hidden, std::uint64_t seed) {
                                                1.0f / std::sqrt(float(2 * hidden)));
   for (std::size_t i = 0; i < net.bias1_offset(); ++i) net.params[i] = first(rng);
   for (std::size_t i = net.bias1_offset(); i < net.weight2_offset(); ++i) net.params[i] = 0.5f;
-  for (std::size_t i = net.weight2_offset(); i < net.bias2_offset(); ++i)
-    net.params[i] = second(rng);
-  net.params[net.bias2_offset()] = 0.0f;
+  // Every bucket starts from the same output layer: buckets differ only where the data does.
+  const auto h2 = std::size_t(2 * hidden);
+  for (std::size_t i = 0; i < h2; ++i) net.params[net.weight2_offset() + i] = second(rng);
+  for (std::size_t b = 1; b < std::size_t(buckets); ++b)
+    std::copy_n(net.params.begin() + std::ptrdiff_t(net.weight2_offset()), h2,
+                net.params.begin() + std::ptrdiff_t(net.weight2_offset() + b * h2));
+  std::fill(net.params.begin() + std::ptrdiff_t(net.bias2_offset()), net.params.end(), 0.0f);
   return net;
 }
 
@@ -207,11 +212,12 @@ double add_gradient(const Network& net, const Sample& s, float target_value, flo
   const float err = p - target_value;
   const float g = weight * 2.0f * err * p * (1.0f - p);
 
-  // The side to move's accumulator meets the first half of the output weights.
+  // The side to move's accumulator meets the first half of its bucket's output weights.
+  const int bucket = net.bucket(s);
   const std::size_t white_half = s.side_to_move == WHITE ? 0 : std::size_t(h);
   const std::size_t black_half = std::size_t(h) - white_half;
-  const float* w2 = net.weight2();
-  float* gw2 = grad.values.data() + net.weight2_offset();
+  const float* w2 = net.weight2(bucket);
+  float* gw2 = grad.values.data() + net.weight2_offset() + std::size_t(bucket) * 2 * h;
   const float* white = scratch.acc_white.data();
   const float* black = scratch.acc_black.data();
   float* d_white = scratch.grad_white.data();
@@ -223,7 +229,7 @@ double add_gradient(const Network& net, const Sample& s, float target_value, flo
     backward_half_any(h, g, white, w2 + white_half, gw2 + white_half, d_white);
     backward_half_any(h, g, black, w2 + black_half, gw2 + black_half, d_black);
   }
-  grad.values[net.bias2_offset()] += g;
+  grad.values[net.bias2_offset() + std::size_t(bucket)] += g;
   float* gb1 = grad.values.data() + net.bias1_offset();
   for (int i = 0; i < h; ++i) gb1[i] += d_white[i] + d_black[i];
 

@@ -29,7 +29,7 @@ std::int64_t output_half(const std::vector<int>& acc, const std::int16_t* w) {
 QuantisedNetwork quantise(const Network& net, int scale) {
   QuantisedNetwork q;
   q.hidden = std::uint32_t(net.hidden);
-  q.buckets = 1;
+  q.buckets = std::uint32_t(net.buckets);
   q.scale = scale;
   const float* p = net.params.data();
   for (std::size_t i = 0; i < net.bias1_offset(); ++i)
@@ -38,7 +38,8 @@ QuantisedNetwork quantise(const Network& net, int scale) {
     q.ft_bias.push_back(round16(p[i], kQA, 32767));
   for (std::size_t i = net.weight2_offset(); i < net.bias2_offset(); ++i)
     q.out_weights.push_back(round16(p[i], kQB, eval::nnue::kMaxOutputWeight));
-  q.out_bias.push_back(std::int32_t(std::lround(double(net.bias2()) * kQA * kQB)));
+  for (int b = 0; b < net.buckets; ++b)
+    q.out_bias.push_back(std::int32_t(std::lround(double(net.bias2(b)) * kQA * kQB)));
   return q;
 }
 
@@ -55,9 +56,11 @@ int quantised_eval(const QuantisedNetwork& q, const Sample& s) {
     }
   }
   const bool white_to_move = s.side_to_move == WHITE;
-  const std::int64_t sum = output_half(white_to_move ? white : black, q.out_weights.data()) +
-                           output_half(white_to_move ? black : white, q.out_weights.data() + h);
-  const std::int64_t value = sum / kQA + q.out_bias[0];
+  const std::size_t bucket = q.buckets == 1 ? 0 : std::size_t(eval::nnue::output_bucket(s.count));
+  const std::int16_t* out = q.out_weights.data() + bucket * 2 * h;
+  const std::int64_t sum = output_half(white_to_move ? white : black, out) +
+                           output_half(white_to_move ? black : white, out + h);
+  const std::int64_t value = sum / kQA + q.out_bias[bucket];
   return int(value * q.scale / (kQA * kQB));
 }
 

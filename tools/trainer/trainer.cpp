@@ -44,7 +44,7 @@ struct CheckpointHeader {
   std::uint32_t version = 1;
   std::uint32_t hidden = 0;
   std::uint32_t epoch = 0;
-  std::uint32_t reserved = 0;
+  std::uint32_t buckets = 0;  // 0 in checkpoints from before output buckets: one
   std::uint64_t adam_step = 0;
   std::uint64_t train_positions = 0;
   std::uint64_t seed = 0;
@@ -109,9 +109,11 @@ double mean_loss(const Network& net, const std::vector<Sample>& samples, float l
 }
 
 Trainer::Trainer(const TrainOptions& options, const std::vector<Sample>& train)
-    : options_(options), train_(train), net_(random_network(options.hidden, options.seed)) {
+    : options_(options),
+      train_(train),
+      net_(random_network(options.hidden, options.seed, options.buckets)) {
   for (int t = 0; t < std::max(options_.threads, 1); ++t) {
-    grads_.emplace_back(options_.hidden);
+    grads_.emplace_back(options_.hidden, options_.buckets);
     scratch_.emplace_back(options_.hidden);
   }
 }
@@ -202,6 +204,7 @@ bool Trainer::save_checkpoint(const std::string& path, std::string& error) const
   CheckpointHeader header;
   header.magic = kCheckpointMagic;
   header.hidden = std::uint32_t(options_.hidden);
+  header.buckets = std::uint32_t(options_.buckets);
   header.epoch = std::uint32_t(epoch_);
   header.adam_step = adam_.step;
   header.train_positions = train_.size();
@@ -248,16 +251,17 @@ bool Trainer::load_checkpoint(const std::string& path, std::string& error) {
     error = fmt::format("'{}' is not a tessera-train checkpoint", path);
     return false;
   }
-  if (int(header.hidden) != options_.hidden || header.train_positions != train_.size() ||
-      header.seed != options_.seed) {
+  const int buckets = header.buckets == 0 ? 1 : int(header.buckets);
+  if (int(header.hidden) != options_.hidden || buckets != options_.buckets ||
+      header.train_positions != train_.size() || header.seed != options_.seed) {
     error = fmt::format(
-        "the checkpoint '{}' was made with --hidden {}, {} training positions and --seed {}; "
-        "this run has {}, {} and {}",
-        path, header.hidden, header.train_positions, header.seed, options_.hidden, train_.size(),
-        options_.seed);
+        "the checkpoint '{}' was made with --hidden {}, --buckets {}, {} training positions and "
+        "--seed {}; this run has {}, {}, {} and {}",
+        path, header.hidden, buckets, header.train_positions, header.seed, options_.hidden,
+        options_.buckets, train_.size(), options_.seed);
     return false;
   }
-  const std::size_t n = Network::parameter_count(options_.hidden);
+  const std::size_t n = Network::parameter_count(options_.hidden, options_.buckets);
   std::vector<float> params(n), m(n), v(n);
   std::uint64_t stored = 0;
   for (auto* block : {&params, &m, &v})

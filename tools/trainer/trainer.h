@@ -28,6 +28,7 @@ enum class Schedule { Constant, Step, Cosine };
 
 struct TrainOptions {
   int hidden = 128;
+  int buckets = 1;  // output buckets: 1 or eval::nnue::kOutputBuckets
   int threads = 2;
   int batch = 16384;
   int epochs = 30;
@@ -92,7 +93,8 @@ class Trainer {
 
   // The weights, the optimiser's state and the epoch count. Saving writes `path`.tmp and
   // renames it, so an interrupted save leaves the previous checkpoint. Loading refuses a file
-  // of another hidden size, training-set size or seed, and a damaged file, with `error` set.
+  // of another hidden size, bucket count, training-set size or seed, and a damaged file, with
+  // `error` set.
   [[nodiscard]] bool save_checkpoint(const std::string& path, std::string& error) const;
   [[nodiscard]] bool load_checkpoint(const std::string& path, std::string& error);
 

@@ -68,12 +68,16 @@ std::vector<Sample> material_samples(int games, int plies, std::uint64_t seed) {
 // each perspective's features taken from the position rather than from black_feature().
 struct Reference {
   int hidden;
+  int buckets;
   std::vector<double> p;
 
   double output(const Position& pos) const {
     const auto h = std::size_t(hidden);
     const Color stm = pos.side_to_move();
-    double out = p[(kInputs + 3) * h];
+    const auto bucket =
+        std::size_t(buckets == 1 ? 0 : eval::nnue::output_bucket(popcount(pos.pieces())));
+    const std::size_t outputs = (kInputs + 1) * h + bucket * 2 * h;
+    double out = p[(kInputs + 1) * h + std::size_t(buckets) * 2 * h + bucket];
     for (const Color view : {stm, ~stm}) {
       std::vector<double> acc(p.begin() + std::ptrdiff_t(kInputs * h),
                               p.begin() + std::ptrdiff_t((kInputs + 1) * h));
@@ -83,7 +87,7 @@ struct Reference {
         const auto f = std::size_t(feature_index(view, pc, Square(sq)));
         for (std::size_t i = 0; i < h; ++i) acc[i] += p[f * h + i];
       }
-      const std::size_t w = (kInputs + 1) * h + (view == stm ? 0 : h);
+      const std::size_t w = outputs + (view == stm ? 0 : h);
       for (std::size_t i = 0; i < h; ++i) {
         const double c = std::clamp(acc[i], 0.0, 1.0);
         out += c * c * p[w + i];
@@ -155,15 +159,22 @@ TEST(TrainerFeatures, RecordIsTurnedToTheSideToMove) {
 }
 
 // The analytic gradient against central differences of the double-precision reference.
-void check_gradient(int hidden) {
-  const std::vector<Position> positions = random_positions(2, 12, 3);
+void check_gradient(int hidden, int buckets = 1) {
+  std::vector<Position> positions = random_positions(2, 12, 3);
+  // Fewer pieces, for other output buckets: 3 (bucket 0), 12 (bucket 2) and 22 (bucket 5).
+  for (const char* fen :
+       {"8/8/8/4k3/8/8/3Q4/4K3 b - - 0 1", "r3k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1",
+        "rn2k3/pppppppp/8/8/8/8/PPPPPPPP/RN2K3 b - - 0 1"}) {
+    std::string error;
+    positions.push_back(*Position::from_fen(fen, false, error));
+  }
   std::vector<Sample> samples;
   std::vector<double> targets;
   for (const Position& pos : positions) {
     samples.push_back(sample_from_position(pos));
     targets.push_back(0.2 + 0.6 * double(samples.size() % 3) / 2.0);
   }
-  Network net = random_network(hidden, 11);
+  Network net = random_network(hidden, 11, buckets);
   // Spread the accumulators over both sides of the clamp's range.
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<float> wide(-0.3f, 0.3f);
@@ -171,26 +182,34 @@ void check_gradient(int hidden) {
   for (std::size_t i = net.weight2_offset(); i < net.params.size(); ++i)
     net.params[i] = 3.0f * wide(rng);
 
-  Gradient grad(hidden);
+  Gradient grad(hidden, buckets);
   Scratch scratch(hidden);
   for (std::size_t i = 0; i < samples.size(); ++i)
     (void)add_gradient(net, samples[i], float(targets[i]), 1.0f / float(samples.size()), grad,
                        scratch);
 
-  Reference ref{hidden, std::vector<double>(net.params.begin(), net.params.end())};
+  Reference ref{hidden, buckets, std::vector<double>(net.params.begin(), net.params.end())};
   const auto h = std::size_t(hidden);
   const std::size_t king_e1 = std::size_t(feature_index(WHITE, Piece(WHITE, KING), Square(4)));
   const std::size_t black_queen_d8 =
       std::size_t(feature_index(BLACK, Piece(BLACK, QUEEN), Square(59)));
+  // The output layers of the buckets that these positions use (the others' gradient is zero,
+  // checked below).
+  std::vector<std::size_t> used;
+  for (const Sample& s : samples)
+    if (std::find(used.begin(), used.end(), std::size_t(net.bucket(s))) == used.end())
+      used.push_back(std::size_t(net.bucket(s)));
   std::vector<std::size_t> checked;
   for (std::size_t i = 0; i < h; i += std::max<std::size_t>(1, h / 8)) {
     checked.push_back(king_e1 * h + i);         // white's view of the white king on e1
     checked.push_back(black_queen_d8 * h + i);  // black's view of its queen on d8
     checked.push_back(net.bias1_offset() + i);
-    checked.push_back(net.weight2_offset() + i);
-    checked.push_back(net.weight2_offset() + h + i);
+    for (const std::size_t b : used) {
+      checked.push_back(net.weight2_offset() + b * 2 * h + i);
+      checked.push_back(net.weight2_offset() + b * 2 * h + h + i);
+    }
   }
-  checked.push_back(net.bias2_offset());
+  for (const std::size_t b : used) checked.push_back(net.bias2_offset() + b);
   int nonzero = 0;
   for (const std::size_t i : checked) {
     const double step = 2e-6;  // below the accumulators' distance from the clamp's corners
@@ -207,10 +226,22 @@ void check_gradient(int hidden) {
   const auto absent = std::size_t(feature_index(WHITE, Piece(WHITE, QUEEN), Square(56)));
   for (std::size_t i = 0; i < h; ++i) EXPECT_EQ(grad.values[absent * h + i], 0.0f);
   EXPECT_EQ(std::count(grad.rows.begin(), grad.rows.end(), std::uint16_t(absent)), 0);
+  if (buckets == 1) return;
+  // Only the buckets of these positions (0, 2, 5, 7) train: bucket 1's output layer has no
+  // gradient.
+  EXPECT_EQ(used.size(), 4u);
+  EXPECT_EQ(std::count(used.begin(), used.end(), 1u), 0);
+  EXPECT_EQ(grad.values[net.bias2_offset() + 1], 0.0f);
+  for (std::size_t i = 0; i < 2 * h; ++i)
+    EXPECT_EQ(grad.values[net.weight2_offset() + 2 * h + i], 0.0f);
 }
 
 TEST(TrainerGradient, MatchesFiniteDifferencesTinyNet) { check_gradient(8); }
 TEST(TrainerGradient, MatchesFiniteDifferencesFullWidth) { check_gradient(128); }
+TEST(TrainerGradient, MatchesFiniteDifferencesWithOutputBuckets) {
+  check_gradient(8, eval::nnue::kOutputBuckets);
+  check_gradient(128, eval::nnue::kOutputBuckets);
+}
 
 TrainOptions small_options(int hidden, int threads) {
   TrainOptions o;
@@ -337,6 +368,8 @@ TEST(TrainerTraining, CheckpointRefusesOtherRunsAndDamage) {
 int integer_score(const QuantisedNetwork& q, const Position& pos) {
   const auto h = std::size_t(q.hidden);
   const Color stm = pos.side_to_move();
+  const auto bucket =
+      std::size_t(q.buckets == 1 ? 0 : eval::nnue::output_bucket(popcount(pos.pieces())));
   std::int64_t sum = 0;
   for (const Color view : {stm, ~stm}) {
     std::vector<std::int32_t> acc(q.ft_bias.begin(), q.ft_bias.end());
@@ -349,16 +382,17 @@ int integer_score(const QuantisedNetwork& q, const Position& pos) {
     for (std::size_t i = 0; i < h; ++i) {
       EXPECT_LE(std::abs(acc[i]), 32767);  // the engine's int16 accumulator does not wrap
       const std::int64_t c = std::clamp(acc[i], 0, kQA);
-      sum += c * c * q.out_weights[(view == stm ? 0 : h) + i];
+      sum += c * c * q.out_weights[bucket * 2 * h + (view == stm ? 0 : h) + i];
     }
   }
-  const std::int64_t value = sum / kQA + q.out_bias[0];
+  const std::int64_t value = sum / kQA + q.out_bias[bucket];
   return int(value * q.scale / (kQA * kQB));
 }
 
-TEST(TrainerQuantise, IntegerScoresAreWithinAFewCentipawnsOfTheFloatNet) {
+void check_quantised_scores(int buckets) {
   const std::vector<Sample> train = material_samples(60, 100, 21);
   TrainOptions o = small_options(128, 2);
+  o.buckets = buckets;
   o.epochs = 2;
   o.tune_epochs = 1;
   Trainer trainer(o, train);
@@ -397,6 +431,13 @@ TEST(TrainerQuantise, IntegerScoresAreWithinAFewCentipawnsOfTheFloatNet) {
   EXPECT_LT(total / n, 2.0);
   EXPECT_LT(std::abs(signed_total / n), 1.0);  // truncation toward zero: no large offset
   EXPECT_LT(worst, 8.0);
+}
+
+TEST(TrainerQuantise, IntegerScoresAreWithinAFewCentipawnsOfTheFloatNet) {
+  check_quantised_scores(1);
+}
+TEST(TrainerQuantise, IntegerScoresMatchWithOutputBuckets) {
+  check_quantised_scores(eval::nnue::kOutputBuckets);
 }
 
 TEST(TrainerQuantise, TuningEpochsFreezeQuantisedOutputWeights) {
@@ -562,6 +603,7 @@ TEST(TrainerCli, BadInputFailsWithAMessage) {
   for (const auto& [flag, value] :
        std::vector<std::pair<std::string, std::string>>{{"--hidden", "abc"},
                                                         {"--hidden", "0"},
+                                                        {"--buckets", "3"},
                                                         {"--wdl", "1.5"},
                                                         {"--lr", "-1"},
                                                         {"--threads", "2x"},
@@ -590,7 +632,23 @@ TEST(TrainerCli, TrainsAndWritesTheNetwork) {
   ASSERT_TRUE(net) << err;
   EXPECT_EQ(net->hidden, 128u);
   EXPECT_EQ(net->scale, 300);
+  EXPECT_EQ(net->buckets, 1u);
   EXPECT_TRUE(std::ifstream(out + ".ckpt").good());
+  // With output buckets: the file has eight, and the checkpoint of a one-bucket run is refused.
+  ASSERT_EQ(run({"--data", dir.file("a.bin.zst"), "--output", out, "--epochs", "1", "--buckets",
+                 "8", "--batch", "512", "--progress", "0", "--resume", out + ".ckpt"},
+                err),
+            1);
+  EXPECT_NE(err.find("--buckets 1"), std::string::npos) << err;
+  ASSERT_EQ(run({"--data", dir.file("a.bin.zst"), "--output", out, "--epochs", "1", "--buckets",
+                 "8", "--batch", "512", "--progress", "0"},
+                err),
+            0)
+      << err;
+  const auto bucketed = eval::nnue::read_network_file(out, err);
+  ASSERT_TRUE(bucketed) << err;
+  EXPECT_EQ(bucketed->buckets, std::uint32_t(eval::nnue::kOutputBuckets));
+  EXPECT_TRUE(eval::nnue::Network::from_parameters(*bucketed, err)) << err;
 }
 
 }  // namespace

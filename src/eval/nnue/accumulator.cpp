@@ -20,6 +20,7 @@ using kernels::Row;
 template <class K>
 struct Ops {
   static void refresh(const Network& net, const Position& pos, Accumulator& acc) {
+    acc.pieces = popcount(pos.pieces());
     for (const Color p : {WHITE, BLACK}) {
       // Rows go in 32 at a time: all of them at once in any legal position.
       Row src = net.weights().ft_bias.data();
@@ -41,6 +42,7 @@ struct Ops {
   static void apply(const Network& net, const Accumulator& parent, Accumulator& child,
                     const std::array<PieceSquare, A>& adds,
                     const std::array<PieceSquare, S>& subs) {
+    child.pieces = parent.pieces + int(A) - int(S);
     for (const Color p : {WHITE, BLACK}) {
       std::array<Row, A> add_rows{};
       std::array<Row, S> sub_rows{};
@@ -52,11 +54,12 @@ struct Ops {
 
   [[nodiscard]] static int evaluate(const Network& net, const Accumulator& acc, Color stm) {
     const NetworkWeights& w = net.weights();
-    const std::int64_t sum =
-        std::int64_t(K::screlu_dot(acc.values[stm].data(), w.out_weights.data())) +
-        K::screlu_dot(acc.values[~stm].data(), w.out_weights.data() + kHidden);
+    const auto bucket = std::size_t(output_bucket(acc.pieces));
+    const std::int16_t* out = w.out_weights.data() + bucket * 2 * kHidden;
+    const std::int64_t sum = std::int64_t(K::screlu_dot(acc.values[stm].data(), out)) +
+                             K::screlu_dot(acc.values[~stm].data(), out + kHidden);
     // sum is in units of QA^2 * QB; one QA off it, the bias (QA * QB) on, then to centipawns.
-    const std::int64_t value = std::int64_t(sum / kQA) + w.out_bias;
+    const std::int64_t value = std::int64_t(sum / kQA) + w.out_bias[bucket];
     const std::int64_t cp = value * w.scale / (kQA * kQB);
     return int(std::clamp<std::int64_t>(cp, -kMaxEvalCp, kMaxEvalCp));
   }

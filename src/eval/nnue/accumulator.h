@@ -12,6 +12,7 @@
 //   capture, en passant, capture-promotion  add_sub_sub  (... and the captured piece off)
 //   castling                         add_add_sub_sub (king and rook on; king and rook off)
 // MoveDelta (move_delta.h) picks the right one from the make-move observer's piece events.
+// Each keeps the piece count as well, so an accumulator knows its output bucket.
 //
 // Each function exists twice: in this namespace with the kernel the build selected, and in
 // namespace `scalar` with the portable reference, which must give identical results.
@@ -29,6 +30,7 @@ namespace tessera::eval::nnue {
 
 struct alignas(64) Accumulator {
   alignas(64) std::array<std::array<std::int16_t, kHidden>, kColorCount> values{};
+  int pieces = 0;  // on the board, kings included: it picks the output bucket
   bool operator==(const Accumulator&) const = default;
 };
 

@@ -20,8 +20,12 @@ std::optional<Network> Network::from_parameters(const NetworkParameters& params,
   auto w = std::make_unique<NetworkWeights>();  // over-aligned new: 64-byte aligned
   std::copy(params.ft_weights.begin(), params.ft_weights.end(), w->ft_weights.begin());
   std::copy(params.ft_bias.begin(), params.ft_bias.end(), w->ft_bias.begin());
-  std::copy(params.out_weights.begin(), params.out_weights.end(), w->out_weights.begin());
-  w->out_bias = params.out_bias[0];
+  for (std::size_t b = 0; b < std::size_t(kOutputBuckets); ++b) {
+    const std::size_t from = params.buckets == 1 ? 0 : b;
+    const auto first = params.out_weights.begin() + std::ptrdiff_t(from * 2 * kHidden);
+    std::copy(first, first + 2 * kHidden, w->out_weights.begin() + std::ptrdiff_t(b * 2 * kHidden));
+    w->out_bias[b] = params.out_bias[from];
+  }
   w->scale = params.scale;
   return Network(std::shared_ptr<const NetworkWeights>(std::move(w)));
 }

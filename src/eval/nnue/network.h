@@ -22,15 +22,16 @@ namespace tessera::eval::nnue {
 struct alignas(64) NetworkWeights {
   alignas(64) std::array<std::int16_t, std::size_t(kInputs) * kHidden> ft_weights;
   alignas(64) std::array<std::int16_t, kHidden> ft_bias;
-  alignas(64) std::array<std::int16_t, 2 * kHidden> out_weights;  // side to move's half first
-  std::int32_t out_bias = 0;
+  // kOutputBuckets output layers of 2 * kHidden weights, each the side to move's half first.
+  alignas(64) std::array<std::int16_t, std::size_t(kOutputBuckets) * 2 * kHidden> out_weights;
+  std::array<std::int32_t, kOutputBuckets> out_bias{};
   int scale = kDefaultScale;
 };
 
 class Network {
  public:
   // The network for `params`, or nullopt with `error` set when they are invalid or their hidden
-  // size is not kHidden.
+  // size is not kHidden. One bucket's output layer serves every bucket.
   [[nodiscard]] static std::optional<Network> from_parameters(const NetworkParameters& params,
                                                               std::string& error);
   // parse() (network_file.h) and from_parameters() in one step.

@@ -83,8 +83,8 @@ void read_payload(ByteReader& r, NetworkParameters& p) {
   if (inputs != std::uint32_t(kInputs) || hidden != std::uint32_t(kHidden))
     return fmt::format("wrong architecture: {} inputs x {} hidden, this build expects {} x {}",
                        inputs, hidden, kInputs, kHidden);
-  if (buckets != std::uint32_t(kOutputBuckets))
-    return fmt::format("wrong architecture: {} output buckets, this build expects {}", buckets,
+  if (!valid_bucket_count(buckets))
+    return fmt::format("wrong architecture: {} output buckets, this build reads 1 or {}", buckets,
                        kOutputBuckets);
   if (qa != std::uint32_t(kQA) || qb != std::uint32_t(kQB))
     return fmt::format("unsupported quantisation QA={} QB={} (this build expects QA={} QB={})", qa,
@@ -96,20 +96,20 @@ void read_payload(ByteReader& r, NetworkParameters& p) {
 
 }  // namespace
 
-NetworkParameters NetworkParameters::zeros(std::uint32_t hidden) {
+NetworkParameters NetworkParameters::zeros(std::uint32_t hidden, std::uint32_t buckets) {
   NetworkParameters p;
   p.hidden = hidden;
-  p.buckets = 1;
+  p.buckets = buckets;
   p.ft_weights.assign(std::size_t(kInputs) * hidden, 0);
   p.ft_bias.assign(hidden, 0);
-  p.out_weights.assign(std::size_t(2) * hidden, 0);
-  p.out_bias.assign(1, 0);
+  p.out_weights.assign(std::size_t(2) * hidden * buckets, 0);
+  p.out_bias.assign(buckets, 0);
   return p;
 }
 
 std::string validate(const NetworkParameters& p) {
-  if (p.buckets != std::uint32_t(kOutputBuckets))
-    return fmt::format("{} output buckets (only {} supported)", p.buckets, kOutputBuckets);
+  if (!valid_bucket_count(p.buckets))
+    return fmt::format("{} output buckets (1 or {} supported)", p.buckets, kOutputBuckets);
   if (p.hidden < 1 || p.hidden > kMaxHidden)
     return fmt::format("hidden size {} out of range 1..{}", p.hidden, kMaxHidden);
   if (p.scale < 1 || p.scale > kMaxScale)
@@ -193,7 +193,7 @@ std::optional<NetworkParameters> parse(std::span<const std::uint8_t> bytes, std:
                         actual);
     return std::nullopt;
   }
-  NetworkParameters p = NetworkParameters::zeros(hidden);
+  NetworkParameters p = NetworkParameters::zeros(hidden, buckets);
   p.scale = int(scale);
   ByteReader r(payload);
   read_payload(r, p);

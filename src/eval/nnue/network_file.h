@@ -8,7 +8,7 @@
 //        8    4  u32 format version (1)
 //       12    4  u32 inputs (768)
 //       16    4  u32 hidden size H (this build reads only kHidden)
-//       20    4  u32 output buckets (1)
+//       20    4  u32 output buckets: 1 (one output layer for all material) or 8 (output_bucket())
 //       24    4  u32 QA (255)
 //       28    4  u32 QB (64)
 //       32    4  u32 scale: centipawns per unit of the float output (1..100000; 400 by default)
@@ -43,22 +43,28 @@ inline constexpr int kMaxScale = 100000;
 // vectors of exactly the sizes its `hidden` and `buckets` imply (see validate()).
 struct NetworkParameters {
   std::uint32_t hidden = kHidden;
-  std::uint32_t buckets = kOutputBuckets;
+  std::uint32_t buckets = 1;
   int scale = kDefaultScale;
   std::vector<std::int16_t> ft_weights;   // [kInputs][hidden]
   std::vector<std::int16_t> ft_bias;      // [hidden]
   std::vector<std::int16_t> out_weights;  // [buckets][2 * hidden]
   std::vector<std::int32_t> out_bias;     // [buckets]
 
-  // All parameters zero, with vectors sized for `hidden` and one bucket.
-  [[nodiscard]] static NetworkParameters zeros(std::uint32_t hidden = kHidden);
+  // All parameters zero, with vectors sized for `hidden` and `buckets`.
+  [[nodiscard]] static NetworkParameters zeros(std::uint32_t hidden = kHidden,
+                                               std::uint32_t buckets = 1);
   bool operator==(const NetworkParameters&) const = default;
 };
 
-// Empty when `params` can be written: one bucket, hidden in 1..4096, vector sizes that match,
-// scale in 1..kMaxScale, output weights within +-kMaxOutputWeight. Otherwise what is wrong.
-// Any hidden size can be written (for experiments); only kHidden can be read back here.
+// Empty when `params` can be written: 1 or kOutputBuckets buckets, hidden in 1..4096, vector sizes
+// that match, scale in 1..kMaxScale, output weights within +-kMaxOutputWeight. Otherwise what is
+// wrong. Any hidden size can be written (for experiments); only kHidden can be read back here.
 [[nodiscard]] std::string validate(const NetworkParameters& params);
+
+// True for the output bucket counts a file may have.
+[[nodiscard]] constexpr bool valid_bucket_count(std::uint32_t buckets) {
+  return buckets == 1 || buckets == std::uint32_t(kOutputBuckets);
+}
 
 // The file's bytes; empty when validate(params) is not empty.
 [[nodiscard]] std::vector<std::uint8_t> serialize(const NetworkParameters& params);
