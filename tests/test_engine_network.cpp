@@ -44,7 +44,7 @@ TEST(EngineNetwork, EmbeddedNetworkLoadsAndEvalFileReplacesIt) {
   std::string error;
   auto params = eval::nnue::parse(embedded_bytes(), error);
   ASSERT_TRUE(params.has_value()) << error;
-  params->out_bias[0] += 255 * 64;  // +1.0 of output: `scale` centipawns
+  for (auto& bias : params->out_bias) bias += 255 * 64;  // +1.0 of output: `scale` centipawns
   const auto path = scratch("shifted.tnn");
   write_bytes(path, eval::nnue::serialize(*params));
   EXPECT_EQ(engine.set_eval_file(path.string()), "");
