@@ -28,6 +28,11 @@ inline constexpr int kQB = eval::nnue::kQB;
 inline constexpr float kMaxWeight1 = 1.98f;
 inline constexpr float kMaxWeight2 = float(eval::nnue::kMaxOutputWeight) / float(kQB);
 
+// The output bucket of `s` in a network of `buckets` (1 or eval::nnue::kOutputBuckets) buckets.
+[[nodiscard]] inline int output_bucket(int buckets, const Sample& s) {
+  return buckets == 1 ? 0 : eval::nnue::output_bucket(s.count);
+}
+
 struct Network {
   int hidden = 128;
   int buckets = 1;  // 1 or eval::nnue::kOutputBuckets
@@ -50,9 +55,7 @@ struct Network {
     return weight2_offset() + std::size_t(buckets) * 2 * hidden;
   }
   // The output bucket of `s`.
-  [[nodiscard]] int bucket(const Sample& s) const {
-    return buckets == 1 ? 0 : eval::nnue::output_bucket(s.count);
-  }
+  [[nodiscard]] int bucket(const Sample& s) const { return output_bucket(buckets, s); }
 
   [[nodiscard]] const float* row(int feature) const {
     return params.data() + std::size_t(feature) * hidden;

@@ -56,7 +56,7 @@ int quantised_eval(const QuantisedNetwork& q, const Sample& s) {
     }
   }
   const bool white_to_move = s.side_to_move == WHITE;
-  const std::size_t bucket = q.buckets == 1 ? 0 : std::size_t(eval::nnue::output_bucket(s.count));
+  const auto bucket = std::size_t(output_bucket(int(q.buckets), s));
   const std::int16_t* out = q.out_weights.data() + bucket * 2 * h;
   const std::int64_t sum = output_half(white_to_move ? white : black, out) +
                            output_half(white_to_move ? black : white, out + h);
