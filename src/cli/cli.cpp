@@ -15,6 +15,7 @@
 #include <unistd.h>  // isatty: the datagen progress line rewrites itself on a terminal
 #endif
 
+#include "cli/build_commit.h"
 #include "cli/datagen_command.h"
 #include "cli/perft_commands.h"
 #include "cli/selfplay.h"
@@ -138,7 +139,7 @@ std::string version_text() {
   return fmt::format(
       "Tessera {} (commit {})\nbuild: {} slider attacks, NNUE kernels {}, Syzygy {}, datagen {}\n"
       "evaluation: {}\n",
-      TESSERA_VERSION, TESSERA_COMMIT, sliders, eval::nnue::simd_kernel_name(), syzygy, datagen,
+      TESSERA_VERSION, build_commit(), sliders, eval::nnue::simd_kernel_name(), syzygy, datagen,
       engine.network_description());
 }
 
