@@ -22,13 +22,16 @@ bool any_contains(const std::vector<std::string>& lines, std::string_view text) 
 TEST(UciNetwork, OptionsAreAdvertisedAndAChangeIsNamed) {
   Uci uci;
   const auto options = uci.handshake();
-  EXPECT_TRUE(any_contains(options, "option name Use NNUE type check default false"));
+  EXPECT_TRUE(any_contains(options, "option name Use NNUE type check default true"));
   EXPECT_TRUE(any_contains(options, "option name EvalFile type string default <default>"));
-  const auto on = uci.info_strings_after("setoption name Use NNUE value true");
-  EXPECT_TRUE(any_contains(on, "info string evaluation: network <default>")) << on.size();
-  EXPECT_FALSE(uci.search("go depth 6").empty());
+  // The network plays by default; a value sent again unchanged is not a change.
+  EXPECT_FALSE(any_contains(uci.info_strings_after("setoption name Use NNUE value true"),
+                            "info string evaluation:"));
   const auto off = uci.info_strings_after("setoption name Use NNUE value false");
   EXPECT_TRUE(any_contains(off, "hand-crafted evaluation")) << off.size();
+  EXPECT_FALSE(uci.search("go depth 6").empty());
+  const auto on = uci.info_strings_after("setoption name Use NNUE value true");
+  EXPECT_TRUE(any_contains(on, "info string evaluation: network <default>")) << on.size();
 }
 
 TEST(UciNetwork, BadEvalFileIsRefusedAndTheEngineKeepsPlaying) {

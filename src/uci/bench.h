@@ -15,7 +15,7 @@ inline constexpr int kDefaultBenchDepth = 15;
 // The evaluation a bench uses: the default one (as `tessera bench`, whose node count is the
 // signature), or in UCI mode the session's `Use NNUE` and `EvalFile`.
 struct BenchEvaluation {
-  bool use_network = false;
+  bool use_network = true;
   std::string eval_file;  // "" or "<default>": the embedded network
 };
 

@@ -88,10 +88,10 @@ inline constexpr std::array<OptionSpec, 25> kOptions = {{
     {OptionId::ShowWDL, "UCI_ShowWDL", OptionType::Check, 0, 0, 1},
     // GUIs send it before an analysis; Tessera searches alike either way.
     {OptionId::AnalyseMode, "UCI_AnalyseMode", OptionType::Check, 0, 0, 1},
-    // The evaluation network (eval/nnue/). Off by default until a network beats the
-    // hand-crafted evaluation in an SPRT (README, "Evaluation network"); EvalFile "<default>"
-    // is the network embedded in the binary.
-    {OptionId::UseNNUE, "Use NNUE", OptionType::Check, 0, 0, 1},
+    // The evaluation network (eval/nnue/), on since a network passed its SPRT against the
+    // hand-crafted evaluation (README, "Evaluation network"); EvalFile "<default>" is the
+    // network embedded in the binary.
+    {OptionId::UseNNUE, "Use NNUE", OptionType::Check, 1, 0, 1},
     {OptionId::EvalFile, "EvalFile", OptionType::String, 0, 0, 0, "<default>"},
 }};
 
