@@ -250,7 +250,7 @@ TEST(UciText, InfoAndBestmoveFormatting) {
 TEST(UciText, BenchReportsTheEvaluationCacheHitRates) {
   std::ostringstream out;
   // The pawn table serves the hand-crafted evaluation; the network does not probe it.
-  ASSERT_EQ(run_bench(3, out, BenchEvaluation{.use_network = false}), 0);
+  ASSERT_EQ(run_bench(3, out, BenchEvaluation{.use_network = false, .eval_file = {}}), 0);
   const std::string text = out.str();
   const std::regex line(
       R"(Pawn table hits: (\d+\.\d)% of (\d+) probes\nMaterial table hits: (\d+\.\d)% of (\d+) probes\n)");

@@ -41,7 +41,7 @@ struct Engine::Impl {
   // search uses it; without one the hand-crafted evaluation plays.
   std::optional<eval::nnue::Network> network;
   std::string network_name;
-  bool use_network = true;  // net 5 passed its SPRT against the hand-crafted evaluation
+  bool use_network = kNetworkByDefault;
 
   EngineCallbacks callbacks;
   Position position = Position::startpos();

@@ -35,6 +35,11 @@ struct NetworkTrace;
 
 namespace tessera::engine {
 
+// Whether a new Engine, the UCI option `Use NNUE` and `tessera bench` (the signature) play the
+// network: on since a network passed its SPRT against the hand-crafted evaluation (README,
+// "Evaluation network"). One constant, so that the three cannot disagree.
+inline constexpr bool kNetworkByDefault = true;
+
 // The search's vocabulary, defined in search/limits.h, is the Engine's too.
 using search::Bound;
 using search::EngineCallbacks;
@@ -80,10 +85,10 @@ class Engine {
   void set_chess960(bool on);
   void set_ponder(bool on);  // only informs time management
 
-  // ----- Evaluation. The search uses the network after set_use_network(true) (and when one
-  // could be loaded), else the hand-crafted evaluation. set_eval_file loads a network
-  // file at once ("", "<default>": the one embedded in the binary); a file that cannot be used
-  // returns the reason and the previous network stays.
+  // ----- Evaluation. The search uses the network while set_use_network is on (kNetworkByDefault
+  // until told otherwise) and one could be loaded, else the hand-crafted evaluation. set_eval_file
+  // loads a network file at once ("", "<default>": the one embedded in the binary); a file that
+  // cannot be used returns the reason and the previous network stays.
   void set_use_network(bool on);
   [[nodiscard]] std::string set_eval_file(const std::string& path);
   // "network <default: ...>" or the file's path, or which evaluation plays instead.

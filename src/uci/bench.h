@@ -8,6 +8,8 @@
 #include <iosfwd>
 #include <string>
 
+#include "engine/engine.h"
+
 namespace tessera::uci {
 
 inline constexpr int kDefaultBenchDepth = 15;
@@ -15,7 +17,7 @@ inline constexpr int kDefaultBenchDepth = 15;
 // The evaluation a bench uses: the default one (as `tessera bench`, whose node count is the
 // signature), or in UCI mode the session's `Use NNUE` and `EvalFile`.
 struct BenchEvaluation {
-  bool use_network = true;
+  bool use_network = engine::kNetworkByDefault;
   std::string eval_file;  // "" or "<default>": the embedded network
 };
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "engine/engine.h"
 #include "uci/tokens.h"
 
 namespace tessera::uci {
@@ -88,10 +89,9 @@ inline constexpr std::array<OptionSpec, 25> kOptions = {{
     {OptionId::ShowWDL, "UCI_ShowWDL", OptionType::Check, 0, 0, 1},
     // GUIs send it before an analysis; Tessera searches alike either way.
     {OptionId::AnalyseMode, "UCI_AnalyseMode", OptionType::Check, 0, 0, 1},
-    // The evaluation network (eval/nnue/), on since a network passed its SPRT against the
-    // hand-crafted evaluation (README, "Evaluation network"); EvalFile "<default>" is the
-    // network embedded in the binary.
-    {OptionId::UseNNUE, "Use NNUE", OptionType::Check, 1, 0, 1},
+    // The evaluation network (eval/nnue/); EvalFile "<default>" is the network embedded in the
+    // binary.
+    {OptionId::UseNNUE, "Use NNUE", OptionType::Check, engine::kNetworkByDefault ? 1 : 0, 0, 1},
     {OptionId::EvalFile, "EvalFile", OptionType::String, 0, 0, 0, "<default>"},
 }};
 
