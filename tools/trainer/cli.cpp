@@ -8,6 +8,7 @@
 #include <ctime>
 #include <cxxopts.hpp>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,7 @@ struct Config {
   std::string output;
   std::string checkpoint;
   std::string resume;
+  std::string init;
   double progress_seconds = 10;
 };
 
@@ -112,6 +114,11 @@ bool read_config(const cxxopts::ParseResult& args, Config& c, std::string& error
   c.checkpoint =
       args.count("checkpoint") ? args["checkpoint"].as<std::string>() : c.output + ".ckpt";
   if (args.count("resume")) c.resume = args["resume"].as<std::string>();
+  if (args.count("init")) c.init = args["init"].as<std::string>();
+  if (!c.resume.empty() && !c.init.empty()) {
+    error = "--init and --resume exclude each other (a checkpoint holds its own weights)";
+    return false;
+  }
   return true;
 }
 
@@ -123,6 +130,23 @@ std::string duration(double seconds) {
 
 double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The weights of the network file `path` as the run's starting point (--init).
+bool start_from_file(Trainer& trainer, const std::string& path, std::string& error) {
+  const std::optional<QuantisedNetwork> q = eval::nnue::read_network_file(path, error);
+  if (!q) return false;
+  if (float(q->scale) != trainer.options().scale) {
+    error = fmt::format("{} has scale {}; this run has --scale {}", path, q->scale,
+                        trainer.options().scale);
+    return false;
+  }
+  if (!trainer.set_initial_network(dequantise(*q), error)) {
+    error = path + ": " + error;
+    return false;
+  }
+  fmt::print("initial weights from {}\n", path);
+  return true;
 }
 
 int train(const Config& c) {
@@ -160,6 +184,9 @@ int train(const Config& c) {
       return 1;
     }
     fmt::print("resumed from {} after epoch {}\n", c.resume, trainer.epochs_done());
+  } else if (!c.init.empty() && !start_from_file(trainer, c.init, error)) {
+    std::cerr << "error: " << error << "\n";
+    return 1;
   }
   fmt::print(
       "network (768 -> {}) x 2 -> 1 x {} buckets, {} threads, batch {}; validation loss "
@@ -254,6 +281,7 @@ int run_cli(int argc, const char* const* argv) {
       "limit", "use at most this many positions (0: all)", text()->default_value("0"))(
       "checkpoint", "checkpoint written after every epoch (default: OUTPUT.ckpt)", text())(
       "resume", "continue from this checkpoint", text())(
+      "init", "start from the weights of this network file (fine-tuning)", text())(
       "progress", "seconds between progress lines (0: none)", text()->default_value("10"))(
       "h,help", "print this help");
   cxxopts::ParseResult args;

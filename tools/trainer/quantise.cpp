@@ -43,6 +43,17 @@ QuantisedNetwork quantise(const Network& net, int scale) {
   return q;
 }
 
+Network dequantise(const QuantisedNetwork& q) {
+  Network net(int(q.hidden), int(q.buckets));
+  float* p = net.params.data();
+  std::size_t i = 0;
+  for (const std::int16_t w : q.ft_weights) p[i++] = float(w) / kQA;
+  for (const std::int16_t b : q.ft_bias) p[i++] = float(b) / kQA;
+  for (const std::int16_t w : q.out_weights) p[i++] = float(w) / kQB;
+  for (const std::int32_t b : q.out_bias) p[i++] = float(double(b) / (double(kQA) * kQB));
+  return net;
+}
+
 int quantised_eval(const QuantisedNetwork& q, const Sample& s) {
   const auto h = std::size_t(q.hidden);
   std::vector<int> white(q.ft_bias.begin(), q.ft_bias.end()), black = white;

@@ -22,6 +22,10 @@ using QuantisedNetwork = eval::nnue::NetworkParameters;
 
 [[nodiscard]] QuantisedNetwork quantise(const Network& net, int scale);
 
+// The float network that quantises back to `q` exactly: each parameter divided by its factor.
+// A network file as the starting point of a run (--init), for fine-tuning.
+[[nodiscard]] Network dequantise(const QuantisedNetwork& q);
+
 // The quantised network's score of `s` in centipawns, side to move's view.
 [[nodiscard]] int quantised_eval(const QuantisedNetwork& q, const Sample& s);
 

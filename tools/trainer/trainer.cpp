@@ -118,6 +118,24 @@ Trainer::Trainer(const TrainOptions& options, const std::vector<Sample>& train)
   }
 }
 
+bool Trainer::set_initial_network(const Network& net, std::string& error) {
+  if (net.hidden != options_.hidden || net.buckets != options_.buckets) {
+    error = fmt::format(
+        "the initial network is (768 -> {}) x 2 -> 1 x {} buckets; this run has "
+        "--hidden {} and --buckets {}",
+        net.hidden, net.buckets, options_.hidden, options_.buckets);
+    return false;
+  }
+  if (epoch_ != 0) {
+    error = "an initial network is only taken before the first epoch";
+    return false;
+  }
+  net_ = net;
+  clip(net_);
+  adam_ = Adam{};
+  return true;
+}
+
 float Trainer::learning_rate(double progress) const {
   const double epochs = std::max(options_.epochs, 1);
   switch (options_.schedule) {

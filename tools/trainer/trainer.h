@@ -79,6 +79,9 @@ class Trainer {
   Trainer(const TrainOptions& options, const std::vector<Sample>& train);
 
   [[nodiscard]] const Network& network() const { return net_; }
+  // Starts from `net` instead of the random weights (before the first epoch; the optimiser's
+  // state starts afresh). False with `error` set when its shape is not the options' shape.
+  [[nodiscard]] bool set_initial_network(const Network& net, std::string& error);
   [[nodiscard]] int epochs_done() const { return epoch_; }
   [[nodiscard]] const TrainOptions& options() const { return options_; }
   [[nodiscard]] int total_epochs() const { return options_.epochs + options_.tune_epochs; }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -465,6 +466,53 @@ TEST(TrainerQuantise, TuningEpochsFreezeQuantisedOutputWeights) {
             first_layer_before);
 }
 
+// Fine-tuning starts from a network file: dequantising must give back a float network that
+// quantises to the same integers, and whose float output is the integer one.
+TEST(TrainerQuantise, DequantisedNetworkQuantisesToTheSameFile) {
+  const std::vector<Sample> train = material_samples(10, 60, 5);
+  TrainOptions o = small_options(128, 2);
+  o.buckets = eval::nnue::kOutputBuckets;
+  o.epochs = 1;
+  o.tune_epochs = 1;
+  Trainer trainer(o, train);
+  (void)trainer.run_epoch();
+  (void)trainer.run_epoch();
+  const QuantisedNetwork q = quantise(trainer.network(), int(o.scale));
+  const Network back = dequantise(q);
+  EXPECT_EQ(back.hidden, 128);
+  EXPECT_EQ(back.buckets, eval::nnue::kOutputBuckets);
+  EXPECT_EQ(quantise(back, int(o.scale)), q);
+  Scratch scratch(back.hidden);
+  for (std::size_t i = 0; i < train.size(); i += 7)
+    EXPECT_NEAR(evaluate(back, train[i], scratch) * o.scale, quantised_eval(q, train[i]), 2.0)
+        << "sample " << i;
+}
+
+TEST(TrainerTraining, InitialNetworkReplacesTheRandomStart) {
+  const std::vector<Sample> train = material_samples(20, 80, 6);
+  TrainOptions o = small_options(16, 2);
+  Trainer donor(o, train);
+  for (int e = 0; e < o.epochs; ++e) (void)donor.run_epoch();
+  const double donor_loss = mean_loss(donor.network(), train, o.lambda, o.scale, 2);
+
+  TrainOptions other = o;
+  other.seed = 77;
+  other.lr = 0.001f;
+  other.final_lr = 0.0005f;
+  Trainer trainer(other, train);
+  std::string error;
+  ASSERT_TRUE(trainer.set_initial_network(donor.network(), error)) << error;
+  EXPECT_EQ(trainer.network().params, donor.network().params);
+  // Another epoch at a small learning rate keeps what the donor learnt.
+  (void)trainer.run_epoch();
+  EXPECT_LT(mean_loss(trainer.network(), train, o.lambda, o.scale, 2), donor_loss * 1.05);
+  // Only before the first epoch, and only a network of the run's shape.
+  EXPECT_FALSE(trainer.set_initial_network(donor.network(), error));
+  Trainer wide(small_options(32, 2), train);
+  EXPECT_FALSE(wide.set_initial_network(donor.network(), error));
+  EXPECT_NE(error.find("--hidden 32"), std::string::npos) << error;
+}
+
 TEST(TrainerQuantise, ClippedWeightsDoNotSaturate) {
   Network net(8);
   for (float& p : net.params) p = 100.0f;
@@ -649,6 +697,42 @@ TEST(TrainerCli, TrainsAndWritesTheNetwork) {
   ASSERT_TRUE(bucketed) << err;
   EXPECT_EQ(bucketed->buckets, std::uint32_t(eval::nnue::kOutputBuckets));
   EXPECT_TRUE(eval::nnue::Network::from_parameters(*bucketed, err)) << err;
+}
+
+// --init: a run of no epochs writes back the very file it started from; a file of another
+// shape or scale, a missing file and --init with --resume are refused.
+TEST(TrainerCli, InitStartsFromANetworkFile) {
+  test::TempDir dir;
+  write_records(dir.file("a.bin.zst"), 30);
+  const std::string data = dir.file("a.bin.zst"), first = dir.file("first.tnn"),
+                    again = dir.file("again.tnn");
+  const std::vector<std::string> common = {
+      "--data", data, "--batch", "512", "--progress", "0", "--buckets", "8", "--validation", "0"};
+  const auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = common;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  std::string err;
+  ASSERT_EQ(run(with({"--output", first, "--epochs", "2"}), err), 0) << err;
+  ASSERT_EQ(
+      run(with({"--output", again, "--epochs", "0", "--tune-epochs", "0", "--init", first}), err),
+      0)
+      << err;
+  const auto read_bytes = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  EXPECT_EQ(read_bytes(again), read_bytes(first));
+
+  EXPECT_EQ(run(with({"--output", again, "--buckets", "1", "--init", first}), err), 1);
+  EXPECT_NE(err.find("--buckets 1"), std::string::npos) << err;
+  EXPECT_EQ(run(with({"--output", again, "--scale", "300", "--init", first}), err), 1);
+  EXPECT_NE(err.find("--scale 300"), std::string::npos) << err;
+  EXPECT_EQ(run(with({"--output", again, "--init", dir.file("none.tnn")}), err), 1);
+  EXPECT_NE(err.find("none.tnn"), std::string::npos) << err;
+  EXPECT_EQ(run(with({"--output", again, "--init", first, "--resume", first + ".ckpt"}), err), 2);
+  EXPECT_NE(err.find("error: --init and --resume"), std::string::npos) << err;
 }
 
 }  // namespace
