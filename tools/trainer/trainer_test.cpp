@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -719,11 +718,7 @@ TEST(TrainerCli, InitStartsFromANetworkFile) {
       run(with({"--output", again, "--epochs", "0", "--tune-epochs", "0", "--init", first}), err),
       0)
       << err;
-  const auto read_bytes = [](const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  };
-  EXPECT_EQ(read_bytes(again), read_bytes(first));
+  EXPECT_EQ(test::read_bytes(again), test::read_bytes(first));
 
   EXPECT_EQ(run(with({"--output", again, "--buckets", "1", "--init", first}), err), 1);
   EXPECT_NE(err.find("--buckets 1"), std::string::npos) << err;
