@@ -11,7 +11,7 @@ namespace {
 // worth about kEloPerDoubling there; below kKneeElo, where searches are only a few plies deep, a
 // doubling is worth more (kEloPerDoublingLow). Randomness proved costly (a 33 cp temperature
 // took some 500 Elo off a 27k-node search), so it only softens play at the bottom of the range.
-constexpr double kReferenceElo = 1930;
+constexpr double kReferenceElo = 2030;
 constexpr double kReferenceNodes = 23000;
 constexpr double kEloPerDoubling = 88;
 constexpr double kKneeElo = 1700;
