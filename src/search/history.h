@@ -5,10 +5,14 @@
 // as new bonuses arrive. Butterfly history scores quiet moves by side and from/to squares;
 // continuation history scores a quiet move by the piece and target square of the moves one and
 // two plies earlier; capture history scores captures by piece, target and captured type.
-// Counter moves remember the quiet move that refuted each previous move. Pawn correction
-// history keeps, per side and pawn structure, a running average of how far the search result
-// was from the static evaluation, and corrects later evaluations by it. Killers live in the
-// search stack. All tables are cleared by new_game() and kept between the searches of a game.
+// Counter moves remember the quiet move that refuted each previous move. Three correction
+// histories keep, per side, a running average of how far the search result was from the static
+// evaluation, keyed by the pawn structure, by the material (piece counts) and by the previous
+// move (piece and target square); a later evaluation is corrected by their weighted sum. Each
+// table sees the error from its own angle: the pawn table learns structures the network misjudges,
+// the material table imbalances, the continuation table the tactics a move just set up. Killers
+// live in the search stack. All tables are cleared by new_game() and kept between the searches of a
+// game.
 #pragma once
 
 #include <algorithm>
@@ -47,10 +51,14 @@ struct Histories {
       capture;
   // counter[piece][to] of the previous move: the quiet move that refuted it.
   std::array<std::array<Move, 64>, kPieceCount> counter;
-  // pawn_correction[colour][pawn key % size]: the evaluation error in 1/kCorrectionScale cp.
+  // The correction tables, each [colour][index]: the evaluation error in 1/kCorrectionScale cp.
+  // pawn_correction by pawn key % size, material_correction by material key % size,
+  // continuation_correction by the previous move's piece and target square.
   static constexpr int kCorrectionSize = 16384;
   static constexpr int kCorrectionScale = 8;
   std::array<std::array<std::int16_t, kCorrectionSize>, 2> pawn_correction;
+  std::array<std::array<std::int16_t, kCorrectionSize>, 2> material_correction;
+  std::array<std::array<std::int16_t, kPieceCount * 64>, 2> continuation_correction;
   // Read for ply -1 and -2 when there was no real earlier move (root, null move): always 0 and
   // never updated.
   PieceToHistory sentinel;
@@ -63,20 +71,48 @@ struct Histories {
 
 static_assert(std::is_trivially_copyable_v<Histories>, "clear() relies on memset");
 
-// The static evaluation corrected by the pawn correction history (never into the mate range).
-[[nodiscard]] inline int corrected_eval(const Histories& h, Color us, Key pawn_key, int raw) {
-  const int c = h.pawn_correction[us][pawn_key % Histories::kCorrectionSize];
-  return std::clamp(raw + c / Histories::kCorrectionScale, -20000, 20000);
+// Where a position's corrections are kept: its pawn and material keys and the previous move
+// (piece index * 64 + target square, or -1 after a null move or at the root).
+struct CorrectionKeys {
+  Key pawn = 0;
+  Key material = 0;
+  int previous_move = -1;
+};
+
+namespace detail {
+inline constexpr int kPawnWeight = 2;
+inline constexpr int kMaterialWeight = 1;
+inline constexpr int kContinuationWeight = 1;
+inline constexpr int kWeightDivisor = 3;  // all three agreeing correct by 4/3 of their error
+}  // namespace detail
+
+// The static evaluation corrected by the correction histories (never into the mate range).
+[[nodiscard]] inline int corrected_eval(const Histories& h, Color us, const CorrectionKeys& k,
+                                        int raw) {
+  int sum =
+      detail::kPawnWeight * h.pawn_correction[us][k.pawn % Histories::kCorrectionSize] +
+      detail::kMaterialWeight * h.material_correction[us][k.material % Histories::kCorrectionSize];
+  if (k.previous_move >= 0)
+    sum += detail::kContinuationWeight * h.continuation_correction[us][k.previous_move];
+  return std::clamp(raw + sum / (detail::kWeightDivisor * Histories::kCorrectionScale), -20000,
+                    20000);
 }
 
-// Moves the correction of this pawn structure towards `error` (search result minus raw static
-// evaluation, in cp), faster for deeper searches.
-inline void update_correction(Histories& h, Color us, Key pawn_key, int error, int depth) {
-  std::int16_t& c = h.pawn_correction[us][pawn_key % Histories::kCorrectionSize];
+// Moves one correction towards `error` (search result minus raw static evaluation, in cp),
+// faster for deeper searches.
+inline void move_correction(std::int16_t& c, int error, int depth) {
   constexpr int kWeightTotal = 256;
   const int w = std::min(depth + 1, 16);
   const int target = std::clamp(error, -256, 256) * Histories::kCorrectionScale;
   c = std::int16_t((c * (kWeightTotal - w) + target * w) / kWeightTotal);
+}
+
+inline void update_correction(Histories& h, Color us, const CorrectionKeys& k, int error,
+                              int depth) {
+  move_correction(h.pawn_correction[us][k.pawn % Histories::kCorrectionSize], error, depth);
+  move_correction(h.material_correction[us][k.material % Histories::kCorrectionSize], error, depth);
+  if (k.previous_move >= 0)
+    move_correction(h.continuation_correction[us][k.previous_move], error, depth);
 }
 
 // The bonus of a move that caused (or the malus of one that failed) a cut at `depth`.

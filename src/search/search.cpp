@@ -16,6 +16,10 @@ namespace {
 // probe never takes a quiescence result for a real search.
 constexpr int kDepthQsCheck = 0;
 constexpr int kDepthQs = -1;
+// A singular move whose alternatives fail this far below the singular bound is extended by two
+// plies, at most this many times on one line.
+constexpr int kDoubleExtensionMargin = 20;
+constexpr int kMaxDoubleExtensions = 6;
 }  // namespace
 
 // The score of a tablebase result `ply` plies below the root. Under the fifty-move rule a
@@ -95,6 +99,12 @@ void Worker::make_null_move(StackEntry* ss) {
   pos_->make_null_move();
   shared_.tt->prefetch(pos_->key());
   if (shared_.config.network) (*accumulators_)[ss->ply + 1] = (*accumulators_)[ss->ply];
+}
+
+CorrectionKeys Worker::correction_keys(const StackEntry* ss) const {
+  const Move prev = (ss - 1)->current_move;
+  return {pos_->pawn_key(), pos_->material_key(),
+          prev.is_ok() ? (ss - 1)->moved_piece.index() * 64 + prev.to().index() : -1};
 }
 
 int Worker::static_evaluation(int ply) {
@@ -240,10 +250,18 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     ss->static_eval = kNone;
   } else {
     raw_eval = static_evaluation(ply);
-    ss->static_eval = eval = corrected_eval(*histories_, us, pos.pawn_key(), raw_eval);
+    ss->static_eval = eval = corrected_eval(*histories_, us, correction_keys(ss), raw_eval);
     if (tt.hit && tt_score != kNone &&
         (int(tt.data.bound) & int(tt_score > eval ? Bound::Lower : Bound::Upper)))
       eval = tt_score;
+    // A quiet move that left the opponent worse off than before it was a good move: teach the
+    // history so at once (both evaluations are from their own side's view).
+    const Move prev = (ss - 1)->current_move;
+    if (prev.is_ok() && (ss - 1)->static_eval != kNone && pos.state().captured.is_none() &&
+        prev.kind() == MoveKind::Normal) {
+      const int bonus = std::clamp(-10 * ((ss - 1)->static_eval + ss->static_eval), -1000, 1000);
+      histories_->butterfly[~us][prev.from().index()][prev.to().index()].update(bonus);
+    }
     if ((ss - 2)->static_eval != kNone)
       improving = ss->static_eval > (ss - 2)->static_eval;
     else if ((ss - 4)->static_eval != kNone)
@@ -396,9 +414,14 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
         ss->excluded_move = Move::none();
         ss->move_count = move_count;
         if (shared_.stop.load(std::memory_order_relaxed)) return 0;
-        if (v < singular_beta)
-          extension = 1;
-        else if (singular_beta >= beta)
+        if (v < singular_beta) {
+          // Far below: the only move here. A second ply, a bounded number of times per line,
+          // so that the tree cannot explode.
+          extension = !pv_node && v < singular_beta - kDoubleExtensionMargin &&
+                              (ss - 1)->double_extensions < kMaxDoubleExtensions
+                          ? 2
+                          : 1;
+        } else if (singular_beta >= beta)
           return singular_beta;
         else if (tt_score >= beta)
           extension = -1;
@@ -408,6 +431,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       }
     }
     new_depth += extension;
+    ss->double_extensions = (ss - 1)->double_extensions + int(extension == 2);
 
     // Step 16. Make the move (fetching the child's table cluster first)
     const bool bad_capture = capture && picker.stage() == PickStage::BadCaptures;
@@ -515,7 +539,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       !(best_move && pos.is_noisy(best_move)) &&
       !(bound == Bound::Lower && best_score <= ss->static_eval) &&
       !(bound == Bound::Upper && best_score >= ss->static_eval))
-    update_correction(*histories_, us, pos.pawn_key(), best_score - raw_eval, depth);
+    update_correction(*histories_, us, correction_keys(ss), best_score - raw_eval, depth);
 
   // Step 24. Store the result (not for a partial root search of a secondary MultiPV line)
   if (!excluded && !(root && pv_idx_ > 0))
@@ -554,8 +578,8 @@ int Worker::qsearch(int alpha, int beta, StackEntry* ss) {
   int best_score = -kInfinite;
   int futility_base = -kInfinite;
   if (!in_check) {
-    const int static_eval =
-        corrected_eval(*histories_, pos.side_to_move(), pos.pawn_key(), static_evaluation(ply));
+    const int static_eval = corrected_eval(*histories_, pos.side_to_move(), correction_keys(ss),
+                                           static_evaluation(ply));
     best_score = static_eval;
     // The table score is a better estimate, but in PV nodes standing pat on it would cut the
     // principal variation short.

@@ -154,6 +154,7 @@ class Worker {
     int move_count = 0;
     bool in_check = false;
     PieceToHistory* continuation = nullptr;  // of current_move; the sentinel if none
+    int double_extensions = 0;  // singular moves extended by two plies on the path to here
   };
 
   template <NodeType NT>
@@ -169,6 +170,8 @@ class Worker {
   void unmake_null_move();
   // The static evaluation of the position at `ply`: the network's when one is set.
   [[nodiscard]] int static_evaluation(int ply);
+  // Where the correction histories keep what they learnt about the node at `ss`.
+  [[nodiscard]] CorrectionKeys correction_keys(const StackEntry* ss) const;
   void count_node();
   void count_tbhits(std::uint64_t n);
   void restrict_root_to_tablebase();
