@@ -71,15 +71,57 @@ void MovePicker::score_captures() {
   }
 }
 
+QuietThreats::QuietThreats(const Position& pos) {
+  const Color them = ~pos.side_to_move();
+  const Bitboard occupied = pos.pieces();
+  by_pawn = pawn_attacks_bb(them, pos.pieces(them, PAWN));
+  Bitboard minor = by_pawn;
+  for (Bitboard b = pos.pieces(them, KNIGHT); b;) minor |= knight_attacks(pop_lsb(b));
+  for (Bitboard b = pos.pieces(them, BISHOP); b;) minor |= bishop_attacks(pop_lsb(b), occupied);
+  by_minor = minor;
+  Bitboard rook = minor;
+  for (Bitboard b = pos.pieces(them, ROOK); b;) rook |= rook_attacks(pop_lsb(b), occupied);
+  by_rook = rook;
+}
+
+int QuietThreats::score(PieceType moved, Square from, Square to) const {
+  // The attacks of cheaper enemy pieces, which win material whatever defends the square.
+  Bitboard danger = 0;
+  int value = 0;
+  switch (moved) {
+    case QUEEN:
+      danger = by_rook;
+      value = kQueenEscape;
+      break;
+    case ROOK:
+      danger = by_minor;
+      value = kRookEscape;
+      break;
+    case KNIGHT:
+    case BISHOP:
+      danger = by_pawn;
+      value = kMinorEscape;
+      break;
+    default:
+      return 0;
+  }
+  const bool from_attacked = (danger & from.bb()) != 0;
+  const bool to_attacked = (danger & to.bb()) != 0;
+  return to_attacked ? -value : from_attacked ? value : 0;
+}
+
 void MovePicker::score_quiets() {
   const Histories& h = *ctx_.histories;
   const Color us = pos_.side_to_move();
+  const QuietThreats threats(pos_);
   for (int i = cur_; i < end_; ++i) {
     const Move m = moves_[i].move;
-    const int pc = pos_.moved_piece(m).index();
+    const Piece moved = pos_.moved_piece(m);
+    const int pc = moved.index();
     const int to = m.to().index();
     moves_[i].score = h.butterfly[us][m.from().index()][to] + (*ctx_.continuation[0])[pc][to] +
-                      (*ctx_.continuation[1])[pc][to] + (*ctx_.continuation[2])[pc][to] / 2;
+                      (*ctx_.continuation[1])[pc][to] + (*ctx_.continuation[2])[pc][to] / 2 +
+                      threats.score(moved.type(), m.from(), m.to());
   }
   // Insertion sort, descending: quiet lists are short and nearly every node that gets here
   // looks at several of them.

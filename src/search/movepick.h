@@ -46,6 +46,22 @@ enum class PickStage : std::uint8_t {
 };
 
 // The history tables a picker reads, for the side to move at one node.
+// The squares the opponent's cheaper pieces attack, for ordering quiet moves: a piece that
+// steps out of such an attack is tried earlier, one that steps into it later. Computed once per
+// node, only where quiet moves are scored.
+struct QuietThreats {
+  explicit QuietThreats(const Position& pos);
+  // The ordering bonus (or, negative, malus) of moving a `moved` piece from `from` to `to`.
+  [[nodiscard]] int score(PieceType moved, Square from, Square to) const;
+
+  static constexpr int kQueenEscape = 12000;
+  static constexpr int kRookEscape = 10000;
+  static constexpr int kMinorEscape = 8000;
+  Bitboard by_pawn = 0;   // enemy pawn attacks
+  Bitboard by_minor = 0;  // ... and knight and bishop attacks
+  Bitboard by_rook = 0;   // ... and rook attacks
+};
+
 struct OrderingContext {
   const Histories* histories = nullptr;
   // Continuation tables of the moves 1, 2 and 4 plies earlier (never null: sentinel if none).

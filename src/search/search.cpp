@@ -177,6 +177,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   ss->move_count = 0;
   (ss + 1)->excluded_move = Move::none();
   (ss + 2)->killers = {};
+  (ss + 1)->cutoff_count = 0;
   const Move excluded = ss->excluded_move;
   const Color us = pos.side_to_move();
 
@@ -443,6 +444,8 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       int r = reduction(improving, depth, move_count);
       if (pv_node) r -= 1;
       if (cut_node) r += 1;
+      // Most replies so far refuted their move: this looks like a node where all fail low.
+      if ((ss + 1)->cutoff_count > 3) r += 1;
       if (tt_capture && !capture) r += 1;
       if (m == ss->killers[0] || m == ss->killers[1] || m == counter) r -= 1;
       if (!capture) r -= std::clamp(history / 8000, -2, 2);
@@ -482,7 +485,10 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       if (score > alpha) {
         best_move = m;
         if (pv_node) update_pv(ply, m);
-        if (score >= beta) break;
+        if (score >= beta) {
+          ss->cutoff_count += 1;
+          break;
+        }
         alpha = score;
       }
     }
@@ -637,7 +643,10 @@ int Worker::qsearch(int alpha, int beta, StackEntry* ss) {
       if (score > alpha) {
         best_move = m;
         if (pv_node) update_pv(ply, m);
-        if (score >= beta) break;
+        if (score >= beta) {
+          ss->cutoff_count += 1;
+          break;
+        }
         alpha = score;
       }
     }
