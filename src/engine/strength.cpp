@@ -12,7 +12,7 @@ namespace {
 // doubling is worth more (kEloPerDoublingLow). Randomness proved costly (a 33 cp temperature
 // took some 500 Elo off a 27k-node search), so it only softens play at the bottom of the range.
 constexpr double kReferenceElo = 2030;
-constexpr double kReferenceNodes = 23000;
+constexpr double kReferenceNodes = 13800;
 constexpr double kEloPerDoubling = 88;
 constexpr double kKneeElo = 1700;
 constexpr double kEloPerDoublingLow = 150;
