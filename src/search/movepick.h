@@ -45,7 +45,6 @@ enum class PickStage : std::uint8_t {
   Done,
 };
 
-// The history tables a picker reads, for the side to move at one node.
 // The squares the opponent's cheaper pieces attack, for ordering quiet moves: a piece that
 // steps out of such an attack is tried earlier, one that steps into it later. Computed once per
 // node, only where quiet moves are scored.
@@ -62,6 +61,7 @@ struct QuietThreats {
   Bitboard by_rook = 0;   // ... and rook attacks
 };
 
+// The history tables a picker reads, for the side to move at one node.
 struct OrderingContext {
   const Histories* histories = nullptr;
   // Continuation tables of the moves 1, 2 and 4 plies earlier (never null: sentinel if none).
