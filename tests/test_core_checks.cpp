@@ -1,6 +1,7 @@
 // gives_check against the ground truth of actually making the move: over perft trees of
 // positions rich in discovered checks, en-passant discoveries, castling checks and promotions,
-// gives_check(m) must equal in_check() after make_move(m).
+// gives_check(m), and its fast form from the node's check_info(), must equal in_check() after
+// make_move(m).
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -20,6 +21,7 @@ struct TreeStats {
   std::uint64_t moves = 0;
   std::uint64_t checks = 0;
   int gives_check_failures = 0;
+  int fast_form_failures = 0;
 };
 
 std::string describe(const Position& pos, Move m) {
@@ -28,8 +30,10 @@ std::string describe(const Position& pos, Move m) {
 
 void walk(Position& pos, int depth, TreeStats& stats) {
   if (depth == 0) return;
+  const CheckInfo info = pos.check_info();
   for (const Move m : MoveList<GenType::All>(pos)) {
     const bool predicted = pos.gives_check(m);
+    const bool predicted_fast = pos.gives_check(m, info);
     // Describes the move from the parent position (only on failure: it costs a fen()).
     auto text = [&pos, m] {
       pos.unmake_move(m);
@@ -43,6 +47,8 @@ void walk(Position& pos, int depth, TreeStats& stats) {
     stats.checks += pos.in_check();
     if (predicted != pos.in_check() && ++stats.gives_check_failures <= 5)
       ADD_FAILURE() << "gives_check says " << predicted << " for " << text();
+    if (predicted_fast != pos.in_check() && ++stats.fast_form_failures <= 5)
+      ADD_FAILURE() << "gives_check with CheckInfo says " << predicted_fast << " for " << text();
 
     walk(pos, depth - 1, stats);
     pos.unmake_move(m);
@@ -91,6 +97,7 @@ TEST_P(CheckTree, GivesCheckMatchesMakeMove) {
   for (int d = 1; d <= c.depth; ++d) edges += perft(pos, d);
   EXPECT_EQ(stats.moves, edges);
   EXPECT_EQ(stats.gives_check_failures, 0);
+  EXPECT_EQ(stats.fast_form_failures, 0);
   EXPECT_GT(stats.moves, 100u);
   EXPECT_GT(stats.checks, 0u);  // the tree really contains checks
 }
@@ -136,6 +143,7 @@ TEST(CoreChecks, SpecialCasesGiveCheck) {
     Position pos = parse(c.fen, c.chess960);
     const Move m = test::uci(pos, c.move);
     EXPECT_EQ(pos.gives_check(m), c.check) << c.fen << " " << c.move;
+    EXPECT_EQ(pos.gives_check(m, pos.check_info()), c.check) << c.fen << " " << c.move;
     pos.make_move(m);
     EXPECT_EQ(pos.in_check(), c.check) << c.fen << " " << c.move;
   }

@@ -32,6 +32,14 @@ struct MoveObserver {
   void piece_moved(Piece, Square /*from*/, Square /*to*/) {}
 };
 
+// What deciding whether a move gives check needs, gathered once per node so that each move's
+// test is a few bit operations. Valid only for the position it was made from.
+struct CheckInfo {
+  std::array<Bitboard, 6> squares{};  // per piece type: where it would attack the enemy king
+  Bitboard discoverers = 0;           // our pieces that uncover a check by leaving their line
+  Square enemy_king = Square::none();
+};
+
 struct StateInfo {
   Key key = 0;
   Key pawn_key = 0;
@@ -119,6 +127,14 @@ class Position {
   [[nodiscard]] bool legal(Move m) const;
   [[nodiscard]] bool is_legal_move(Move m) const { return pseudo_legal(m) && legal(m); }
   [[nodiscard]] bool gives_check(Move m) const;
+  // The same answer from precomputed `info` (this position's `check_info()`): fast for plain
+  // moves, the full test for castling, promotions and en passant.
+  [[nodiscard]] CheckInfo check_info() const;
+  [[nodiscard]] bool gives_check(Move m, const CheckInfo& info) const {
+    if (m.kind() != MoveKind::Normal) return gives_check(m);
+    if (info.squares[piece_on(m.from()).type()] & m.to().bb()) return true;
+    return (info.discoverers & m.from().bb()) && !aligned(m.from(), m.to(), info.enemy_king);
+  }
   [[nodiscard]] bool is_capture(Move m) const {
     return (!empty(m.to()) && m.kind() != MoveKind::Castling) || m.kind() == MoveKind::EnPassant;
   }

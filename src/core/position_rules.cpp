@@ -78,6 +78,20 @@ bool Position::legal(Move m) const {
   return !(king_blockers(us) & from.bb()) || aligned(from, to, ksq);
 }
 
+CheckInfo Position::check_info() const {
+  const Color us = side_;
+  CheckInfo info;
+  info.enemy_king = king_square(~us);
+  const Square ksq = info.enemy_king;
+  info.squares[PAWN] = pawn_attacks(~us, ksq);
+  info.squares[KNIGHT] = knight_attacks(ksq);
+  info.squares[BISHOP] = bishop_attacks(ksq, pieces());
+  info.squares[ROOK] = rook_attacks(ksq, pieces());
+  info.squares[QUEEN] = info.squares[BISHOP] | info.squares[ROOK];
+  info.discoverers = king_blockers(~us) & pieces(us);
+  return info;
+}
+
 bool Position::gives_check(Move m) const {
   const Color us = side_;
   const Square ksq = king_square(~us);

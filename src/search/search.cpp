@@ -351,6 +351,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   int best_score = -kInfinite;
   Move best_move = Move::none();
   bool skip_quiets = false;
+  const CheckInfo check_info = pos.check_info();
 
   while (const Move m = picker.next(skip_quiets)) {
     if (m == excluded) continue;
@@ -359,7 +360,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     if constexpr (root) report_current_move(m, move_count + int(pv_idx_));
 
     const bool capture = pos.is_noisy(m);
-    const bool gives_check = pos.gives_check(m);
+    const bool gives_check = pos.gives_check(m, check_info);
     const Piece moved = pos.moved_piece(m);
     const int to = m.to().index();
     int new_depth = depth - 1;
@@ -608,10 +609,11 @@ int Worker::qsearch(int alpha, int beta, StackEntry* ss) {
   MovePicker picker = MovePicker::quiescence(pos, tt.hit ? tt.data.move : Move::none(), ctx);
   Move best_move = Move::none();
   int move_count = 0;
+  const CheckInfo check_info = pos.check_info();
 
   while (const Move m = picker.next()) {
     ++move_count;
-    const bool gives_check = pos.gives_check(m);
+    const bool gives_check = pos.gives_check(m, check_info);
 
     // Step 6. Futility and SEE pruning (never when in check: every evasion counts)
     if (!in_check && best_score > kMatedInMaxPly) {
