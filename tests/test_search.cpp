@@ -195,6 +195,26 @@ TEST(Search, ThreefoldRepetitionIsScoredZero) {
   EXPECT_FALSE(rec.infos.back().is_mate);
 }
 
+TEST(Search, AnAdvantageShrinksAsTheFiftyMoveCounterGrows) {
+  // A rook up with no pawns and no capture in reach: the same position scores less the closer
+  // the fifty-move draw is, so the search prefers lines that capture or push a pawn.
+  auto score_at = [](int halfmove_clock) {
+    Recorder rec;
+    Engine engine(rec.callbacks());
+    const std::string fen =
+        "4k3/8/1n6/8/8/8/8/R3K1N1 w - - " + std::to_string(halfmove_clock) + " 60";
+    EXPECT_EQ(engine.set_position(fen, {}), "");
+    engine.search_sync(depth_limit(1), true);
+    EXPECT_FALSE(rec.infos.empty());
+    return rec.infos.empty() ? 0 : rec.infos.back().score;
+  };
+  const int fresh = score_at(0);
+  const int late = score_at(80);
+  EXPECT_GT(fresh, 200);
+  EXPECT_GT(late, 0);
+  EXPECT_LT(late, fresh * 8 / 10);
+}
+
 TEST(Search, NodeLimitIsRespected) {
   Recorder rec;
   Engine engine(rec.callbacks());

@@ -20,6 +20,12 @@ constexpr int kDepthQs = -1;
 // plies, at most this many times on one line.
 constexpr int kDoubleExtensionMargin = 20;
 constexpr int kMaxDoubleExtensions = 6;
+// A reduced search that beats alpha by more than this (plus two a ply) re-searches a ply
+// deeper; by less than this, a ply shallower.
+constexpr int kDeeperMargin = 40;
+constexpr int kShallowerMargin = 8;
+// The static evaluation is scaled by (base - fifty-move counter) / base.
+constexpr int kFiftyMoveScaleBase = 200;
 }  // namespace
 
 // The score of a tablebase result `ply` plies below the root. Under the fifty-move rule a
@@ -108,11 +114,15 @@ CorrectionKeys Worker::correction_keys(const StackEntry* ss) const {
 }
 
 int Worker::static_evaluation(int ply) {
-  if (const eval::nnue::Network* net = shared_.config.network)
-    return eval::with_endgame_knowledge(
-        *pos_, *eval_cache_,
-        eval::nnue::evaluate(*net, (*accumulators_)[ply], pos_->side_to_move()));
-  return eval::evaluate(*pos_, *eval_cache_);
+  const int v = shared_.config.network
+                    ? eval::with_endgame_knowledge(
+                          *pos_, *eval_cache_,
+                          eval::nnue::evaluate(*shared_.config.network, (*accumulators_)[ply],
+                                               pos_->side_to_move()))
+                    : eval::evaluate(*pos_, *eval_cache_);
+  // An advantage that has made no capture or pawn move for long is drifting towards the
+  // fifty-move draw: shrink it, so the search prefers lines that make progress.
+  return v * (kFiftyMoveScaleBase - pos_->rule50()) / kFiftyMoveScaleBase;
 }
 
 void Worker::unmake_null_move() { pos_->unmake_null_move(); }
@@ -452,8 +462,14 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       if (!capture) r -= std::clamp(history / 8000, -2, 2);
       const int d = std::clamp(new_depth - r, 1, new_depth);
       score = -search<NodeType::NonPV>(-alpha - 1, -alpha, d, true, ss + 1);
-      if (score > alpha && d < new_depth)
-        score = -search<NodeType::NonPV>(-alpha - 1, -alpha, new_depth, !cut_node, ss + 1);
+      if (score > alpha && d < new_depth) {
+        // The reduced search beat alpha: how clearly decides the depth of the full one. Far
+        // above the best so far, it earns a ply more; barely above, a ply less suffices.
+        new_depth += int(score > best_score + kDeeperMargin + 2 * new_depth) -
+                     int(score < best_score + kShallowerMargin);
+        if (d < new_depth)
+          score = -search<NodeType::NonPV>(-alpha - 1, -alpha, new_depth, !cut_node, ss + 1);
+      }
     } else if (!pv_node || move_count > 1) {
       score = -search<NodeType::NonPV>(-alpha - 1, -alpha, new_depth, !cut_node, ss + 1);
     }
@@ -504,7 +520,15 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   // Step 20. No move searched: checkmate or stalemate (or only the excluded move)
   if (move_count == 0) {
     best_score = excluded ? alpha : in_check ? mated_in(ply) : kDraw;
-  } else if (best_move) {
+  } else if (!best_move) {
+    // Every move failed low: the opponent's quiet move that led here was a good one.
+    if (prev_move.is_ok() && prev_move.kind() == MoveKind::Normal &&
+        pos.state().captured.is_none()) {
+      const int bonus = history_bonus(depth);
+      histories_->butterfly[~us][prev_move.from().index()][prev_move.to().index()].update(bonus);
+      update_continuation(ss - 1, (ss - 1)->moved_piece, prev_move.to(), bonus);
+    }
+  } else {
     // Step 21. Reward the move that proved best, punish those tried before it
     const int bonus = history_bonus(depth);
     if (!pos.is_noisy(best_move)) {
