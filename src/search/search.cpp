@@ -217,8 +217,12 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
 
   if (!pv_node && !excluded && tt.hit && tt.data.depth >= depth && tt_score != kNone &&
       (int(tt.data.bound) & int(tt_score >= beta ? Bound::Lower : Bound::Upper)) &&
-      pos.rule50() < 90)  // near the fifty-move draw a stored score may be stale
+      pos.rule50() < 90) {  // near the fifty-move draw a stored score may be stale
+    // A quiet table move that cuts off again keeps its history as fresh as a searched one.
+    if (tt_move && tt_score >= beta && !tt_capture)
+      update_quiet_stats(ss, tt_move, history_bonus(depth));
     return tt_score;
+  }
 
   // Step 6. Tablebase probe: with few pieces, right after a capture or pawn move (where Fathom
   // answers), the tables know the result. A draw is exact; a win is a lower bound and a loss
@@ -415,7 +419,9 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     int extension = 0;
     if (!root && ply < 2 * root_depth_) {
       // Singular extension: when the table move is much better than every alternative, it
-      // deserves a deeper look; when several moves beat beta, the node is cut off at once.
+      // deserves a deeper look; when several moves beat beta, the node is cut off at once;
+      // when others come close and the table move is expected to fail high anyway (its score
+      // beats beta, or the node is a cut node), it gets a ply less.
       if (m == tt_move && !excluded && depth >= 8 && tt.hit &&
           (int(tt.data.bound) & int(Bound::Lower)) && tt.data.depth >= depth - 3 &&
           std::abs(tt_score) < kMateInMaxPly) {
@@ -435,7 +441,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
                           : 1;
         } else if (singular_beta >= beta)
           return singular_beta;
-        else if (tt_score >= beta)
+        else if (tt_score >= beta || cut_node)
           extension = -1;
       } else if (gives_check && pos.see_ge(m, 0)) {
         // Check extension: forcing lines are cheap to search and often decisive.
@@ -458,6 +464,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       // Most replies so far refuted their move: this looks like a node where all fail low.
       if ((ss + 1)->cutoff_count > 3) r += 1;
       if (tt_capture && !capture) r += 1;
+      if (gives_check) r -= 1;
       if (m == ss->killers[0] || m == ss->killers[1] || m == counter) r -= 1;
       if (!capture) r -= std::clamp(history / 8000, -2, 2);
       const int d = std::clamp(new_depth - r, 1, new_depth);
