@@ -113,6 +113,11 @@ CorrectionKeys Worker::correction_keys(const StackEntry* ss) const {
           prev.is_ok() ? (ss - 1)->moved_piece.index() * 64 + prev.to().index() : -1};
 }
 
+bool Worker::previous_move_quiet(const StackEntry* ss) const {
+  const Move prev = (ss - 1)->current_move;
+  return prev.is_ok() && prev.kind() == MoveKind::Normal && pos_->state().captured.is_none();
+}
+
 int Worker::static_evaluation(int ply) {
   const int v = shared_.config.network
                     ? eval::with_endgame_knowledge(
@@ -272,8 +277,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     // A quiet move that left the opponent worse off than before it was a good move: teach the
     // history so at once (both evaluations are from their own side's view).
     const Move prev = (ss - 1)->current_move;
-    if (prev.is_ok() && (ss - 1)->static_eval != kNone && pos.state().captured.is_none() &&
-        prev.kind() == MoveKind::Normal) {
+    if (previous_move_quiet(ss) && (ss - 1)->static_eval != kNone) {
       const int bonus = std::clamp(-10 * ((ss - 1)->static_eval + ss->static_eval), -1000, 1000);
       histories_->butterfly[~us][prev.from().index()][prev.to().index()].update(bonus);
     }
@@ -529,8 +533,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     best_score = excluded ? alpha : in_check ? mated_in(ply) : kDraw;
   } else if (!best_move) {
     // Every move failed low: the opponent's quiet move that led here was a good one.
-    if (prev_move.is_ok() && prev_move.kind() == MoveKind::Normal &&
-        pos.state().captured.is_none()) {
+    if (previous_move_quiet(ss)) {
       const int bonus = history_bonus(depth);
       histories_->butterfly[~us][prev_move.from().index()][prev_move.to().index()].update(bonus);
       update_continuation(ss - 1, (ss - 1)->moved_piece, prev_move.to(), bonus);

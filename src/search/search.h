@@ -173,6 +173,9 @@ class Worker {
   [[nodiscard]] int static_evaluation(int ply);
   // Where the correction histories keep what they learnt about the node at `ss`.
   [[nodiscard]] CorrectionKeys correction_keys(const StackEntry* ss) const;
+  // True when the move into this node was a plain quiet move (no capture, promotion, castling
+  // or null move): the kind whose history its outcome may teach.
+  [[nodiscard]] bool previous_move_quiet(const StackEntry* ss) const;
   void count_node();
   void count_tbhits(std::uint64_t n);
   void restrict_root_to_tablebase();
