@@ -1,6 +1,7 @@
 // Zobrist keys: the incrementally updated key, pawn key and material key must equal their
 // from-scratch recomputation at every node of a move tree, unmake must restore the position
 // exactly, and keys must identify positions independently of the move order that reached them.
+// Each colour's non-pawn key follows that colour's pieces other than pawns, and nothing else.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -215,6 +216,44 @@ TEST(CoreKeys, MaterialKeyDependsOnlyOnPieceCounts) {
   Position d = parse("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
   play(d, "a7a8q");
   EXPECT_EQ(d.material_key(), parse("Q3k3/8/8/8/8/8/8/4K3 b - - 0 1").material_key());
+}
+
+TEST(CoreKeys, NonPawnKeyFollowsOneColoursPiecesOnly) {
+  Position a = Position::startpos();
+  const Key white = a.non_pawn_key(WHITE);
+  const Key black = a.non_pawn_key(BLACK);
+  EXPECT_NE(white, black);
+  // Pawn moves, and the other colour's moves, leave a colour's key alone.
+  play(a, "e2e4 e7e5");
+  EXPECT_EQ(a.non_pawn_key(WHITE), white);
+  EXPECT_EQ(a.non_pawn_key(BLACK), black);
+  // A piece move changes its own colour's key only; moving back restores it.
+  play(a, "g1f3");
+  EXPECT_NE(a.non_pawn_key(WHITE), white);
+  EXPECT_EQ(a.non_pawn_key(BLACK), black);
+  play(a, "g8f6 f3g1 f6g8");
+  EXPECT_EQ(a.non_pawn_key(WHITE), white);
+  EXPECT_EQ(a.non_pawn_key(BLACK), black);
+  // Transpositions agree; the same pieces with other pawns share the key.
+  Position b = Position::startpos();
+  Position c = Position::startpos();
+  play(b, "g1f3 g8f6 b1c3");
+  play(c, "b1c3 g8f6 g1f3");
+  EXPECT_EQ(b.non_pawn_key(WHITE), c.non_pawn_key(WHITE));
+  EXPECT_EQ(parse("4k3/pp6/8/8/8/8/6PP/R3K3 w - - 0 1").non_pawn_key(WHITE),
+            parse("4k3/8/8/8/8/8/PP6/R3K3 w - - 0 1").non_pawn_key(WHITE));
+  // A capture of a piece changes the victim's key; a promotion the promoter's.
+  Position d = parse("4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1");
+  const Key black_before = d.non_pawn_key(BLACK);
+  play(d, "d1d5");
+  EXPECT_NE(d.non_pawn_key(BLACK), black_before);
+  Position e = parse("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+  const Key white_before = e.non_pawn_key(WHITE);
+  play(e, "a7a8q");
+  EXPECT_NE(e.non_pawn_key(WHITE), white_before);
+  // The key is the XOR of the Zobrist keys of those pieces: a lone king's is its square's key.
+  EXPECT_EQ(parse("4k3/8/8/8/8/8/8/4K3 w - - 0 1").non_pawn_key(WHITE),
+            kZobrist.piece[Piece(WHITE, KING).index()][Square(4, 0).index()]);
 }
 
 }  // namespace

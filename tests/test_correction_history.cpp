@@ -1,5 +1,6 @@
-// The correction histories: an evaluation error learnt for one pawn structure, material balance
-// or previous move corrects later evaluations that share it, and only those; the side to move
+// The correction histories: an evaluation error learnt for one pawn structure, material balance,
+// previous move or placement of one colour's pieces corrects later evaluations that share it,
+// and only those; the side to move
 // keeps its own tables; the correction never leaves the bounds of an evaluation; a missing
 // previous move neither reads nor writes the continuation table.
 #include <gtest/gtest.h>
@@ -29,8 +30,8 @@ TEST_F(CorrectionHistoryTest, EmptyTablesLeaveTheEvaluationAlone) {
   EXPECT_EQ(corrected_eval(*h, BLACK, k, -250), -250);
 }
 
-TEST_F(CorrectionHistoryTest, AllThreeTablesTogetherCorrectTowardsTheError) {
-  const CorrectionKeys k{0x1111, 0x2222, 7 * 64 + 12};
+TEST_F(CorrectionHistoryTest, AllTablesTogetherCorrectTowardsTheError) {
+  const CorrectionKeys k{0x1111, 0x2222, 7 * 64 + 12, {0x3333, 0x4444}};
   learn(WHITE, k, 60);
   const int corrected = corrected_eval(*h, WHITE, k, 0);
   // Each table settles near the error; their weighted sum corrects by more than half of it
@@ -44,18 +45,31 @@ TEST_F(CorrectionHistoryTest, AllThreeTablesTogetherCorrectTowardsTheError) {
 }
 
 TEST_F(CorrectionHistoryTest, EachTableAloneCorrectsPositionsThatShareItsKey) {
-  const CorrectionKeys learnt{0x1111, 0x2222, 3 * 64 + 40};
+  const CorrectionKeys learnt{0x1111, 0x2222, 3 * 64 + 40, {0x3333, 0x4444}};
   learn(WHITE, learnt, 100);
-  const CorrectionKeys same_pawns{0x1111, 0x9999, -1};
-  const CorrectionKeys same_material{0x7777, 0x2222, -1};
-  const CorrectionKeys same_previous_move{0x7777, 0x9999, 3 * 64 + 40};
-  const CorrectionKeys nothing_shared{0x7777, 0x9999, 5 * 64 + 1};
+  const CorrectionKeys same_pawns{0x1111, 0x9999, -1, {0x5555, 0x6666}};
+  const CorrectionKeys same_material{0x7777, 0x2222, -1, {0x5555, 0x6666}};
+  const CorrectionKeys same_previous_move{0x7777, 0x9999, 3 * 64 + 40, {0x5555, 0x6666}};
+  const CorrectionKeys same_white_pieces{0x7777, 0x9999, -1, {0x3333, 0x6666}};
+  const CorrectionKeys same_black_pieces{0x7777, 0x9999, -1, {0x5555, 0x4444}};
+  const CorrectionKeys nothing_shared{0x7777, 0x9999, 5 * 64 + 1, {0x5555, 0x6666}};
   EXPECT_GT(corrected_eval(*h, WHITE, same_pawns, 0), 0);
   EXPECT_GT(corrected_eval(*h, WHITE, same_material, 0), 0);
   EXPECT_GT(corrected_eval(*h, WHITE, same_previous_move, 0), 0);
+  EXPECT_GT(corrected_eval(*h, WHITE, same_white_pieces, 0), 0);
+  EXPECT_GT(corrected_eval(*h, WHITE, same_black_pieces, 0), 0);
   EXPECT_EQ(corrected_eval(*h, WHITE, nothing_shared, 0), 0);
   // The pawn structure weighs most.
   EXPECT_GT(corrected_eval(*h, WHITE, same_pawns, 0), corrected_eval(*h, WHITE, same_material, 0));
+  EXPECT_GT(corrected_eval(*h, WHITE, same_pawns, 0),
+            corrected_eval(*h, WHITE, same_white_pieces, 0));
+}
+
+// The two colours' piece tables are separate: white's pieces standing where black's stood in
+// another position (the same key value in the other slot) share nothing.
+TEST_F(CorrectionHistoryTest, EachColoursPiecesHaveTheirOwnTable) {
+  learn(WHITE, CorrectionKeys{0x1111, 0x2222, -1, {0x3333, 0x4444}}, 100);
+  EXPECT_EQ(corrected_eval(*h, WHITE, CorrectionKeys{0x7777, 0x9999, -1, {0x4444, 0x3333}}, 0), 0);
 }
 
 TEST_F(CorrectionHistoryTest, SidesKeepTheirOwnTables) {
@@ -66,7 +80,7 @@ TEST_F(CorrectionHistoryTest, SidesKeepTheirOwnTables) {
 }
 
 TEST_F(CorrectionHistoryTest, NoPreviousMoveLeavesTheContinuationTableUntouched) {
-  learn(WHITE, CorrectionKeys{0x1111, 0x2222, -1}, 90);
+  learn(WHITE, CorrectionKeys{0x1111, 0x2222, -1, {0x3333, 0x4444}}, 90);
   for (const auto& side : h->continuation_correction)
     for (const std::int16_t c : side) ASSERT_EQ(c, 0);
 }

@@ -94,6 +94,15 @@ Key Position::compute_pawn_key() const {
   return k;
 }
 
+Key Position::non_pawn_key(Color c) const {
+  Key k = 0;
+  for (Bitboard b = pieces(c) & ~pieces(PAWN); b;) {
+    const Square s = pop_lsb(b);
+    k ^= kZobrist.piece[piece_on(s).index()][s.index()];
+  }
+  return k;
+}
+
 Key Position::compute_material_key() const {
   Key k = 0;
   for (int p = 0; p < kPieceCount; ++p)

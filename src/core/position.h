@@ -94,6 +94,10 @@ class Position {
   [[nodiscard]] Key key() const { return state().key; }
   [[nodiscard]] Key pawn_key() const { return state().pawn_key; }
   [[nodiscard]] Key material_key() const { return state().material_key; }
+  // The Zobrist key of colour c's pieces other than pawns (its king included). Not kept by
+  // make-move: computed from the board on each call (at most 16 table reads), for the search's
+  // correction history, which asks once a node.
+  [[nodiscard]] Key non_pawn_key(Color c) const;
   [[nodiscard]] Bitboard checkers() const { return state().checkers; }
   [[nodiscard]] bool in_check() const { return state().checkers != 0; }
   [[nodiscard]] int rule50() const { return state().rule50; }

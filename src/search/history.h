@@ -5,12 +5,14 @@
 // as new bonuses arrive. Butterfly history scores quiet moves by side and from/to squares;
 // continuation history scores a quiet move by the piece and target square of the moves one and
 // two plies earlier; capture history scores captures by piece, target and captured type.
-// Counter moves remember the quiet move that refuted each previous move. Three correction
+// Counter moves remember the quiet move that refuted each previous move. Five correction
 // histories keep, per side, a running average of how far the search result was from the static
-// evaluation, keyed by the pawn structure, by the material (piece counts) and by the previous
-// move (piece and target square); a later evaluation is corrected by their weighted sum. Each
-// table sees the error from its own angle: the pawn table learns structures the network misjudges,
-// the material table imbalances, the continuation table the tactics a move just set up. Killers
+// evaluation, keyed by the pawn structure, by the material (piece counts), by the previous move
+// (piece and target square) and by where each colour's pieces other than pawns stand; a later
+// evaluation is corrected by their weighted sum. Each table sees the error from its own angle:
+// the pawn table learns structures the network misjudges, the material table imbalances, the
+// continuation table the tactics a move just set up, the two piece tables placements of one
+// side's pieces whatever the other side does. Killers
 // live in the search stack. All tables are cleared by new_game() and kept between the searches of a
 // game.
 #pragma once
@@ -53,12 +55,14 @@ struct Histories {
   std::array<std::array<Move, 64>, kPieceCount> counter;
   // The correction tables, each [colour][index]: the evaluation error in 1/kCorrectionScale cp.
   // pawn_correction by pawn key % size, material_correction by material key % size,
-  // continuation_correction by the previous move's piece and target square.
+  // continuation_correction by the previous move's piece and target square,
+  // non_pawn_correction[c] by the key of colour c's pieces other than pawns % size.
   static constexpr int kCorrectionSize = 16384;
   static constexpr int kCorrectionScale = 8;
   std::array<std::array<std::int16_t, kCorrectionSize>, 2> pawn_correction;
   std::array<std::array<std::int16_t, kCorrectionSize>, 2> material_correction;
   std::array<std::array<std::int16_t, kPieceCount * 64>, 2> continuation_correction;
+  std::array<std::array<std::array<std::int16_t, kCorrectionSize>, 2>, 2> non_pawn_correction;
   // Read for ply -1 and -2 when there was no real earlier move (root, null move): always 0 and
   // never updated.
   PieceToHistory sentinel;
@@ -71,19 +75,22 @@ struct Histories {
 
 static_assert(std::is_trivially_copyable_v<Histories>, "clear() relies on memset");
 
-// Where a position's corrections are kept: its pawn and material keys and the previous move
-// (piece index * 64 + target square, or -1 after a null move or at the root).
+// Where a position's corrections are kept: its pawn and material keys, the previous move
+// (piece index * 64 + target square, or -1 after a null move or at the root) and each colour's
+// non-pawn key.
 struct CorrectionKeys {
   Key pawn = 0;
   Key material = 0;
   int previous_move = -1;
+  std::array<Key, 2> non_pawn{};  // each colour's non-pawn pieces (king included)
 };
 
 namespace detail {
 inline constexpr int kPawnWeight = 2;
 inline constexpr int kMaterialWeight = 1;
 inline constexpr int kContinuationWeight = 1;
-inline constexpr int kWeightDivisor = 3;  // all three agreeing correct by 4/3 of their error
+inline constexpr int kNonPawnWeight = 1;  // for each colour's table
+inline constexpr int kWeightDivisor = 4;  // all five agreeing correct by 6/4 of their error
 }  // namespace detail
 
 // The static evaluation corrected by the correction histories (never into the mate range).
@@ -94,6 +101,9 @@ inline constexpr int kWeightDivisor = 3;  // all three agreeing correct by 4/3 o
       detail::kMaterialWeight * h.material_correction[us][k.material % Histories::kCorrectionSize];
   if (k.previous_move >= 0)
     sum += detail::kContinuationWeight * h.continuation_correction[us][k.previous_move];
+  for (const Color c : {WHITE, BLACK})
+    sum += detail::kNonPawnWeight *
+           h.non_pawn_correction[c][us][k.non_pawn[c] % Histories::kCorrectionSize];
   return std::clamp(raw + sum / (detail::kWeightDivisor * Histories::kCorrectionScale), -20000,
                     20000);
 }
@@ -113,6 +123,9 @@ inline void update_correction(Histories& h, Color us, const CorrectionKeys& k, i
   move_correction(h.material_correction[us][k.material % Histories::kCorrectionSize], error, depth);
   if (k.previous_move >= 0)
     move_correction(h.continuation_correction[us][k.previous_move], error, depth);
+  for (const Color c : {WHITE, BLACK})
+    move_correction(h.non_pawn_correction[c][us][k.non_pawn[c] % Histories::kCorrectionSize], error,
+                    depth);
 }
 
 // The bonus of a move that caused (or the malus of one that failed) a cut at `depth`.

@@ -109,8 +109,10 @@ void Worker::make_null_move(StackEntry* ss) {
 
 CorrectionKeys Worker::correction_keys(const StackEntry* ss) const {
   const Move prev = (ss - 1)->current_move;
-  return {pos_->pawn_key(), pos_->material_key(),
-          prev.is_ok() ? (ss - 1)->moved_piece.index() * 64 + prev.to().index() : -1};
+  return {pos_->pawn_key(),
+          pos_->material_key(),
+          prev.is_ok() ? (ss - 1)->moved_piece.index() * 64 + prev.to().index() : -1,
+          {pos_->non_pawn_key(WHITE), pos_->non_pawn_key(BLACK)}};
 }
 
 bool Worker::previous_move_quiet(const StackEntry* ss) const {
