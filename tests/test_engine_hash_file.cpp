@@ -26,7 +26,10 @@ constexpr const char* kRuyLopez =
 // A middlegame with many plausible moves.
 constexpr const char* kMiddlegame =
     "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8";
-constexpr int kDepth = 14;
+// Deep enough for the saving to be a property of the table rather than of one tree's shape: at
+// depths 12-16 the ratio of nodes after loading to nodes fresh swings between 0.39 and 0.79 as
+// the search changes; at 16 it was 0.45 when the depth was last chosen.
+constexpr int kDepth = 16;
 
 struct Analysis {
   std::uint64_t nodes = 0;

@@ -1,5 +1,6 @@
 // Search results through the Engine API: mates found with the right score, draws scored 0,
-// root without legal moves, node limits, MultiPV, searchmoves and reproducibility.
+// root without legal moves, node limits, MultiPV, searchmoves and reproducibility; and the
+// damping of null-window fail-highs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -213,6 +214,28 @@ TEST(Search, AnAdvantageShrinksAsTheFiftyMoveCounterGrows) {
   EXPECT_GT(fresh, 200);
   EXPECT_GT(late, 0);
   EXPECT_LT(late, fresh * 8 / 10);
+}
+
+// A damped fail-high lies between beta and the score, nearer beta the shallower the draft, so
+// it never turns a cutoff into a fail-low; mate and tablebase scores pass unchanged.
+TEST(Search, FailHighsArePulledTowardsBetaButStillFailHigh) {
+  for (const int beta : {-700, -31, -1, 0, 1, 45, 900}) {
+    for (const int excess : {0, 1, 7, 120, 2000}) {
+      int previous = beta;
+      for (int depth = 1; depth <= 20; ++depth) {
+        const int damped = search::damped_fail_high(beta + excess, beta, depth);
+        EXPECT_GE(damped, beta) << beta << " + " << excess << " at depth " << depth;
+        EXPECT_LE(damped, beta + excess);
+        EXPECT_GE(damped, previous);  // deeper drafts are trusted more
+        previous = damped;
+      }
+    }
+  }
+  EXPECT_EQ(search::damped_fail_high(300, 100, 1), 200);
+  EXPECT_EQ(search::damped_fail_high(500, 100, 3), 400);
+  EXPECT_EQ(search::damped_fail_high(search::mate_in(5), 100, 1), search::mate_in(5));
+  EXPECT_EQ(search::damped_fail_high(search::tb_win_in(9), 100, 2), search::tb_win_in(9));
+  EXPECT_EQ(search::damped_fail_high(-50, search::mated_in(4), 2), -50);
 }
 
 TEST(Search, NodeLimitIsRespected) {

@@ -45,6 +45,15 @@ static_assert(kTbWinInMaxPly > 20000, "tablebase scores must lie above every eva
   return s >= kTbWinInMaxPly || s <= kTbLossInMaxPly;
 }
 
+// A fail-high in a null-window node is a bound, not a measure: one found at a shallow draft
+// overshoots more often than one from a deep search, so it is pulled towards beta, the more the
+// shallower the draft. The result still fails high (it is at least beta); decisive scores are
+// kept as they are.
+[[nodiscard]] constexpr int damped_fail_high(int score, int beta, int depth) {
+  if (is_decisive(score) || is_decisive(beta)) return score;
+  return (score * depth + beta) / (depth + 1);
+}
+
 // Mate in n moves (n > 0 when the side to move mates, n < 0 when it is mated) for a mate score:
 // a mate in `plies` plies is (plies + 1) / 2 moves.
 [[nodiscard]] constexpr int mate_moves(int s) {

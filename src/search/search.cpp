@@ -569,8 +569,10 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     }
   }
 
-  // Step 22. The tables' bounds on a PV node they did not cut off
+  // Step 22. The tables' bounds on a PV node they did not cut off; a null-window fail-high
+  // pulled towards beta
   best_score = std::clamp(best_score, tb_min, tb_max);
+  if (!pv_node && best_score >= beta) best_score = damped_fail_high(best_score, beta, depth);
 
   const Bound bound = best_score >= beta       ? Bound::Lower
                       : (pv_node && best_move) ? Bound::Exact
@@ -630,6 +632,9 @@ int Worker::qsearch(int alpha, int beta, StackEntry* ss) {
         (int(tt.data.bound) & int(tt_score > static_eval ? Bound::Lower : Bound::Upper)))
       best_score = tt_score;
     if (best_score >= beta) {
+      // Standing pat proves only a bound: outside the PV, meet beta halfway (see
+      // damped_fail_high).
+      if (!pv_node) best_score = damped_fail_high(best_score, beta, 1);
       if (!tt.hit)
         tt.writer.write(key, score_to_tt(best_score, ply), kDepthQs, Bound::Lower, Move::none());
       return best_score;
