@@ -74,34 +74,26 @@ void Position::add_castling_right(Color c, Square rook) {
   states_.back().castling |= right;
 }
 
-Key Position::compute_key() const {
-  Key k = side_ == BLACK ? kZobrist.side : 0;
-  for (Bitboard b = pieces(); b;) {
-    const Square s = pop_lsb(b);
+Key Position::piece_square_keys(Bitboard squares) const {
+  Key k = 0;
+  while (squares) {
+    const Square s = pop_lsb(squares);
     k ^= kZobrist.piece[piece_on(s).index()][s.index()];
   }
+  return k;
+}
+
+Key Position::compute_key() const {
+  Key k = side_ == BLACK ? kZobrist.side : 0;
+  k ^= piece_square_keys(pieces());
   k ^= kZobrist.castle[state().castling];
   if (!state().ep_square.is_none()) k ^= kZobrist.ep_file[state().ep_square.file()];
   return k;
 }
 
-Key Position::compute_pawn_key() const {
-  Key k = 0;
-  for (Bitboard b = pieces(PAWN, KING); b;) {
-    const Square s = pop_lsb(b);
-    k ^= kZobrist.piece[piece_on(s).index()][s.index()];
-  }
-  return k;
-}
+Key Position::compute_pawn_key() const { return piece_square_keys(pieces(PAWN, KING)); }
 
-Key Position::non_pawn_key(Color c) const {
-  Key k = 0;
-  for (Bitboard b = pieces(c) & ~pieces(PAWN); b;) {
-    const Square s = pop_lsb(b);
-    k ^= kZobrist.piece[piece_on(s).index()][s.index()];
-  }
-  return k;
-}
+Key Position::non_pawn_key(Color c) const { return piece_square_keys(pieces(c) & ~pieces(PAWN)); }
 
 Key Position::compute_material_key() const {
   Key k = 0;

@@ -194,6 +194,9 @@ class Position {
   [[nodiscard]] bool can_castle_now(CastlingRight r) const;
 
  private:
+  // The XOR of the Zobrist piece keys of the pieces on `squares`: the shared core of the full,
+  // pawn and non-pawn keys computed from the board.
+  [[nodiscard]] Key piece_square_keys(Bitboard squares) const;
   Position() = default;
   // Where king and rook land when castling with the rook on `rook_from`.
   struct CastlingSquares {

@@ -267,12 +267,15 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   // Step 7. Static evaluation, refined by the table score when its bound allows
   int eval = kNone;
   int raw_eval = kNone;
+  // Out of check: where this node's corrections are read now and learnt at the end (Step 23).
+  CorrectionKeys corrections{};
   bool improving = false;
   if (in_check) {
     ss->static_eval = kNone;
   } else {
     raw_eval = static_evaluation(ply);
-    ss->static_eval = eval = corrected_eval(*histories_, us, correction_keys(ss), raw_eval);
+    corrections = correction_keys(ss);
+    ss->static_eval = eval = corrected_eval(*histories_, us, corrections, raw_eval);
     if (tt.hit && tt_score != kNone &&
         (int(tt.data.bound) & int(tt_score > eval ? Bound::Lower : Bound::Upper)))
       eval = tt_score;
@@ -584,7 +587,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       !(best_move && pos.is_noisy(best_move)) &&
       !(bound == Bound::Lower && best_score <= ss->static_eval) &&
       !(bound == Bound::Upper && best_score >= ss->static_eval))
-    update_correction(*histories_, us, correction_keys(ss), best_score - raw_eval, depth);
+    update_correction(*histories_, us, corrections, best_score - raw_eval, depth);
 
   // Step 24. Store the result (not for a partial root search of a secondary MultiPV line)
   if (!excluded && !(root && pv_idx_ > 0))
