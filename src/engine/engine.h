@@ -36,8 +36,8 @@ struct NetworkTrace;
 namespace tessera::engine {
 
 // Whether a new Engine, the UCI option `Use NNUE` and `tessera bench` (the signature) play the
-// network: on since a network passed its SPRT against the hand-crafted evaluation (README,
-// "Evaluation network"). One constant, so that the three cannot disagree.
+// network: on since a network passed its SPRT against the hand-crafted evaluation
+// (docs/networks.md, "Evaluation network"). One constant, so that the three cannot disagree.
 inline constexpr bool kNetworkByDefault = true;
 
 // The search's vocabulary, defined in search/limits.h, is the Engine's too.

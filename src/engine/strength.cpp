@@ -6,7 +6,7 @@
 namespace tessera::engine {
 namespace {
 
-// The calibration (README, "Strength limiting"), against Stockfish 15.1's UCI_Elo at 5+0.05: a
+// The calibration (docs/uci.md#strength-limiting), against Stockfish 15.1's UCI_Elo at 5+0.05: a
 // budget of kReferenceNodes plays at about kReferenceElo, and every doubling of the budget is
 // worth about kEloPerDoubling there; below kKneeElo, where searches are only a few plies deep, a
 // doubling is worth more (kEloPerDoublingLow). Randomness proved costly (a 33 cp temperature
