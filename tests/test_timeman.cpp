@@ -107,6 +107,84 @@ TEST(TimeManager, NoClockNoBudgetAndTheOpponentsClockStandsIn) {
   EXPECT_EQ(tm.optimum_ms(), budget(10'000, 0, 0, 10, 21).optimum);
 }
 
+// The whole increment is in the optimum: at a low clock a move may spend about its increment
+// (the clock neither grows nor runs out), where the old three quarters of it let the clock
+// build up unspent.
+TEST(TimeManager, TheWholeIncrementIsSpentOnceTheClockIsLow) {
+  for (const std::int64_t inc : {10, 100, 1000}) {
+    const std::int64_t time = 4 * inc + 30;
+    const Budget b = budget(time, inc, 0, 10, 120);
+    EXPECT_GE(b.optimum, inc * 9 / 10) << time << "+" << inc;
+    EXPECT_LE(b.maximum, time - 10 - TimeManager::kReserveMs) << time << "+" << inc;
+  }
+}
+
+// The reserve is a fixed few milliseconds, not a number of increments: at 10+0.1 all but the
+// overhead and the reserve is there to be spent.
+TEST(TimeManager, TheReserveDoesNotGrowWithTheIncrement) {
+  const Budget b = budget(300, 100, 0, 10, 120);
+  // 300 - 10 overhead - 20 reserve = 270 left: the increment is spent, and at most 60% of
+  // what is left goes to this move.
+  EXPECT_GE(b.optimum, 100);
+  EXPECT_LE(b.maximum, 270 * 6 / 10);
+  EXPECT_GE(budget(10'000, 100, 0, 10, 40).optimum, 10'000 / 50 + 100 - 5);
+}
+
+TEST(TimeManager, SoftLimitGrowsWithDoubtAndShrinksWithStability) {
+  TimeManager tm;
+  SearchLimits limits;
+  limits.time[WHITE] = 60'000;
+  tm.init(limits, WHITE, 40, 10, false);
+  IterationSignals typical;
+  typical.depths_since_best_changed = 5;
+  typical.best_move_node_share = 0.85;
+  const std::int64_t base = tm.soft_limit_ms(typical);
+  EXPECT_NEAR(double(base), double(tm.optimum_ms()), tm.optimum_ms() * 0.05);
+
+  IterationSignals settled = typical;
+  settled.depths_since_best_changed = 12;
+  EXPECT_LT(tm.soft_limit_ms(settled), base);
+  IterationSignals new_best = typical;
+  new_best.depths_since_best_changed = 0;
+  EXPECT_GT(tm.soft_limit_ms(new_best), base);
+
+  IterationSignals all_nodes = typical;
+  all_nodes.best_move_node_share = 0.99;
+  EXPECT_LT(tm.soft_limit_ms(all_nodes), base);
+  IterationSignals disputed = typical;
+  disputed.best_move_node_share = 0.4;
+  EXPECT_GT(tm.soft_limit_ms(disputed), base);
+
+  IterationSignals changing = typical;
+  changing.best_move_changes = 1.5;
+  EXPECT_GT(tm.soft_limit_ms(changing), base);
+
+  IterationSignals falling = typical;
+  falling.score_drop = 40;
+  EXPECT_GT(tm.soft_limit_ms(falling), base);
+  IterationSignals rising = typical;
+  rising.score_drop = -40;
+  EXPECT_LT(tm.soft_limit_ms(rising), base);
+
+  IterationSignals only_move = typical;
+  only_move.single_legal_move = true;
+  EXPECT_LT(tm.soft_limit_ms(only_move), base / 2);
+}
+
+TEST(TimeManager, SoftLimitNeverPassesTheMaximum) {
+  TimeManager tm;
+  SearchLimits limits;
+  limits.time[WHITE] = 5'000;
+  limits.increment[WHITE] = 50;
+  tm.init(limits, WHITE, 30, 10, false);
+  IterationSignals worst;
+  worst.best_move_node_share = 0.1;
+  worst.best_move_changes = 4;
+  worst.score_drop = 500;
+  EXPECT_EQ(tm.soft_limit_ms(worst), tm.maximum_ms());
+  EXPECT_GE(tm.soft_limit_ms(IterationSignals{}), 1);
+}
+
 TEST(TimeManager, PonderingAllowsALittleMore) {
   EXPECT_GT(budget(60'000, 0, 0, 10, 20, true).optimum, budget(60'000).optimum);
 }

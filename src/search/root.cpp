@@ -118,9 +118,9 @@ void Worker::prepare(const Position& root, const std::vector<Move>& searchmoves)
   pv_idx_ = 0;
   nmp_min_ply_ = 0;
   best_move_changes_ = 0;
-  previous_iteration_score_ = kNone;
+  score_average_ = kNone;
   previous_best_ = Move::none();
-  best_move_stable_iterations_ = 0;
+  best_move_depth_ = 0;
   multipv_ = 1;
   reported_.clear();
 }
@@ -258,24 +258,24 @@ bool Worker::should_stop_after_iteration(int iteration_score, int depth) {
   // early stop below is how a clock's time is shared out over the game.
   if (limits.movetime > 0) return false;
 
-  const Move best = root_moves_[0].move;
-  best_move_stable_iterations_ = best == previous_best_ ? best_move_stable_iterations_ + 1 : 0;
-  previous_best_ = best;
-
-  // Spend more when the best move keeps changing or the score is falling, less when stable.
-  const double instability = 1.0 + 1.2 * best_move_changes_;
-  double falling = 1.0;
-  if (previous_iteration_score_ != kNone)
-    falling = std::clamp(1.0 + (previous_iteration_score_ - iteration_score) / 200.0, 0.7, 1.5);
-  const double stability = 1.3 - 0.08 * std::min(best_move_stable_iterations_, 6);
-  previous_iteration_score_ = iteration_score;
-
-  double budget = double(shared_.time.optimum_ms()) * instability * falling * stability;
-  if (root_moves_.size() == 1) budget = double(shared_.time.optimum_ms()) * 0.2;
-  budget = std::min(budget, double(shared_.time.maximum_ms()));
-  // The next iteration would take longer than all before it: do not start one that cannot end.
-  // 0.8 rather than 0.6: the clock was left about a third unspent (SPRT at 3+0.03, README).
-  return double(shared_.budget_elapsed_ms()) >= budget * 0.8;
+  const RootMove& best = root_moves_[0];
+  if (best.move != previous_best_) {
+    previous_best_ = best.move;
+    best_move_depth_ = depth;
+  }
+  IterationSignals signals;
+  signals.depths_since_best_changed = depth - best_move_depth_;
+  signals.best_move_node_share = double(best.nodes) / double(std::max<std::uint64_t>(nodes(), 1));
+  signals.best_move_changes = best_move_changes_;
+  signals.single_legal_move = root_moves_.size() == 1;
+  // Mate scores say nothing about a trend; the average ignores them and halves its memory
+  // every iteration.
+  if (!is_decisive(iteration_score)) {
+    if (score_average_ != kNone) signals.score_drop = score_average_ - iteration_score;
+    score_average_ =
+        score_average_ == kNone ? iteration_score : (score_average_ + iteration_score) / 2;
+  }
+  return shared_.budget_elapsed_ms() >= shared_.time.soft_limit_ms(signals);
 }
 
 void Worker::iterative_deepening() {

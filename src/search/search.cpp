@@ -462,6 +462,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
 
     // Step 16. Make the move (fetching the child's table cluster first)
     const bool bad_capture = capture && picker.stage() == PickStage::BadCaptures;
+    const std::uint64_t nodes_before = root ? nodes() : 0;
     make_move(m, ss);
 
     // Step 17. Late move reductions, then principal variation search
@@ -499,6 +500,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
 
     if constexpr (root) {
       RootMove* rm = find_root_move(m);
+      rm->nodes += nodes() - nodes_before;
       if (move_count == 1 || score > alpha) {
         rm->score = score;
         rm->display_score = score;

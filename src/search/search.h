@@ -42,7 +42,8 @@ struct RootMove {
   int display_score = -kInfinite;   // the last score worth reporting
   Bound bound = Bound::Exact;
   int seldepth = 0;
-  std::vector<Move> pv;  // pv[0] == move
+  std::uint64_t nodes = 0;  // this thread's nodes below the move in this search
+  std::vector<Move> pv;     // pv[0] == move
 };
 
 // Options of one search that do not come from `go`.
@@ -213,9 +214,9 @@ class Worker {
   int nmp_min_ply_ = 0;
   // Time management statistics (main thread).
   double best_move_changes_ = 0;
-  int previous_iteration_score_ = kNone;
+  int score_average_ = kNone;  // of the completed iterations, recent ones weighing most
   Move previous_best_ = Move::none();
-  int best_move_stable_iterations_ = 0;
+  int best_move_depth_ = 0;           // the depth at which the present best move became best
   std::size_t multipv_ = 1;           // lines searched in the current iteration
   std::vector<SearchInfo> reported_;  // the lines last reported, by MultiPV slot
 
