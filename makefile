@@ -1,17 +1,24 @@
 # A make front end to the CMake build, for OpenBench and anyone who expects `make`.
 #
-#   make [EXE=name] [CXX=compiler] [NATIVE=OFF] [SYZYGY=ON|OFF] [DATAGEN=ON|OFF] [PGO=ON]
+#   make [EXE=name] [CXX=compiler] [NATIVE=OFF] [SYZYGY=ON|OFF] [DATAGEN=ON|OFF]
+#        [STANDALONE=ON|OFF] [PGO=ON]
 #
 # builds a Release engine (no tests, no microbenchmarks) in build/openbench/<compiler> and
 # copies it to ./$(EXE). OpenBench runs `make -j EXE=... CXX=...` in the repository root and
 # then `./$(EXE) bench`, whose last two lines are `Nodes searched: N` and `Nodes/second: M`.
-# PGO=ON builds profile-guided (instrumented build, its bench, rebuild: tools/pgo_build.sh);
-# the node count is the same either way.
+# A worker needs make, a C++20 compiler, CMake 3.25 or later and the Debian packages
+# libfmt-dev and libcxxopts-dev; libfathom-dev and libzstd-dev are used where installed.
+# The binary is standalone (STANDALONE=ON, CMake's TESSERA_STANDALONE): it needs only the C
+# library at run time, not fmt, zstd, Fathom or libstdc++, so it runs on a machine without
+# them too (Syzygy tables then cannot be loaded; the bench never probes them). PGO=ON builds
+# profile-guided (instrumented build, its bench, rebuild: tools/pgo_build.sh); the node count
+# is the same either way.
 
 EXE ?= tessera
 CMAKE ?= cmake
 NATIVE ?= ON
 PGO ?= OFF
+STANDALONE ?= ON
 # Tablebase support needs Debian's libfathom-dev; a worker without it still builds the engine
 # (a bench never probes tables, so the node count is the same either way).
 SYZYGY ?= $(if $(wildcard /usr/include/tbprobe.h),ON,OFF)
@@ -34,10 +41,26 @@ BUILD_DIR ?= build/openbench/$(COMPILER_NAME)
 all: $(EXE)
 
 CONFIG_FLAGS := -DTESSERA_BUILD_TESTS=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_NATIVE=$(NATIVE) \
-  -DTESSERA_SYZYGY=$(SYZYGY) -DTESSERA_DATAGEN=$(DATAGEN) $(COMPILER_FLAG)
+  -DTESSERA_SYZYGY=$(SYZYGY) -DTESSERA_DATAGEN=$(DATAGEN) -DTESSERA_STANDALONE=$(STANDALONE) \
+  $(COMPILER_FLAG)
+
+# Before CMake: a missing or old cmake fails with one line.
+define CHECK_PREREQUISITES
+@v=$$($(CMAKE) --version 2>/dev/null | sed -n 's/^cmake version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p'); \
+if [ -z "$$v" ]; then \
+  echo "makefile: '$(CMAKE)' not found: install the Debian package 'cmake' (CMake 3.25 or later)" >&2; \
+  exit 1; \
+fi; \
+set -- $$v; \
+if [ "$$1" -lt 3 ] || { [ "$$1" -eq 3 ] && [ "$$2" -lt 25 ]; }; then \
+  echo "makefile: CMake $$1.$$2 is too old: Tessera needs 3.25 or later (Debian package 'cmake' from Debian 12 or Ubuntu 23.04 on, or pip install cmake)" >&2; \
+  exit 1; \
+fi
+endef
 
 # The `+` hands make's job server (-j) on to the generated build.
 $(EXE):
+	$(CHECK_PREREQUISITES)
 ifeq ($(PGO),ON)
 	+tools/pgo_build.sh $(BUILD_DIR)-pgo $(CONFIG_FLAGS)
 	cp $(BUILD_DIR)-pgo/tessera $(EXE)
