@@ -76,7 +76,7 @@ endef
 $(EXE):
 	$(CHECK_PREREQUISITES)
 ifeq ($(PGO),ON)
-	+tools/pgo_build.sh $(BUILD_DIR)-pgo $(CONFIG_FLAGS) '-DTESSERA_DEFAULT_NET=$(NET)'
+	+bash tools/pgo_build.sh $(BUILD_DIR)-pgo $(CONFIG_FLAGS) '-DTESSERA_DEFAULT_NET=$(NET)'
 	cp $(BUILD_DIR)-pgo/tessera $(EXE)
 else
 	$(CMAKE) -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DTESSERA_PGO=OFF $(CONFIG_FLAGS) \
