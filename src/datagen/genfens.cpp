@@ -30,13 +30,34 @@ template <typename T>
   return true;
 }
 
+// A position's start, drawn with its generator: a line of the book, a Chess960 start (under
+// `dfrc` white's back rank first, then black's) or the start position.
+[[nodiscard]] std::string draw_start(const GenfensRequest& request,
+                                     const std::vector<std::string>& book, std::mt19937_64& rng) {
+  if (!book.empty()) return book[std::size_t(rng() % book.size())];
+  switch (request.starts) {
+    case GenfensStarts::Chess960:
+      return game::chess960_start_fen(int(rng() % 960));
+    case GenfensStarts::DoubleChess960: {
+      const int white = int(rng() % 960);
+      const int black = int(rng() % 960);
+      return game::double_chess960_start_fen(white, black);
+    }
+    case GenfensStarts::Standard:
+      break;
+  }
+  return std::string(Position::kStartFen);
+}
+
 }  // namespace
 
 std::optional<GenfensRequest> parse_genfens(const std::vector<std::string>& words,
                                             std::string& error) {
   GenfensRequest r;
   if (words.size() < 5 || words[1] != "seed" || words[3] != "book") {
-    error = "usage: genfens N seed S book <None|FILE.epd> [plies P] [bound CP] [nodes N] [dfrc]";
+    error =
+        "usage: genfens N seed S book <None|FILE.epd> [plies P] [bound CP] [nodes N] "
+        "[frc|dfrc]";
     return std::nullopt;
   }
   if (!read_number(words, 0, "N", 1, 10'000'000, r.count, error) ||
@@ -52,25 +73,35 @@ std::optional<GenfensRequest> parse_genfens(const std::vector<std::string>& word
       ok = read_number(words, ++i, "bound", 0, 30000, r.bound, error);
     } else if (key == "nodes") {
       ok = read_number<std::uint64_t>(words, ++i, "nodes", 1, 100'000'000, r.nodes, error);
-    } else if (key == "dfrc" || key == "chess960") {
-      r.chess960 = true;
+    } else if (key == "frc" || key == "chess960" || key == "dfrc") {
+      const GenfensStarts starts =
+          key == "dfrc" ? GenfensStarts::DoubleChess960 : GenfensStarts::Chess960;
+      if (r.starts != GenfensStarts::Standard && r.starts != starts) {
+        error = "genfens: frc and dfrc exclude each other";
+        return std::nullopt;
+      }
+      r.starts = starts;
     } else {
-      error = fmt::format("genfens: unknown argument '{}' (plies, bound, nodes or dfrc)", key);
+      error = fmt::format("genfens: unknown argument '{}' (plies, bound, nodes, frc or dfrc)", key);
       return std::nullopt;
     }
     if (!ok) return std::nullopt;
   }
-  if (r.chess960 && !r.book.empty()) {
-    error = "genfens: dfrc draws its own starts and takes no book";
+  if (r.starts != GenfensStarts::Standard && !r.book.empty()) {
+    error =
+        "genfens: frc and dfrc draw their own starts and take no book (a book whose name holds "
+        "FRC, 960 or FISCHER is read as Chess960)";
     return std::nullopt;
   }
+  r.chess960 = r.starts != GenfensStarts::Standard || (!r.book.empty() && is_chess960_book(r.book));
   return r;
 }
 
 bool run_genfens(const GenfensRequest& request, const std::function<void(const std::string&)>& line,
                  std::string& error) {
   std::vector<std::string> book;
-  if (!request.book.empty() && !load_openings(request.book, false, book, error)) return false;
+  if (!request.book.empty() && !load_openings(request.book, request.chess960, book, error))
+    return false;
   Searcher searcher;
   if (std::string e = searcher.configure({request.chess960, 16, false, {}}); !e.empty()) {
     error = e;
@@ -83,9 +114,7 @@ bool run_genfens(const GenfensRequest& request, const std::function<void(const s
       std::mt19937_64 rng = game::game_generator(request.seed, index);
       bool found = false;
       for (int attempt = 0; attempt < kTriesPerPosition && !found; ++attempt) {
-        const std::string start = !book.empty()      ? book[std::size_t(rng() % book.size())]
-                                  : request.chess960 ? game::chess960_start_fen(int(rng() % 960))
-                                                     : std::string(Position::kStartFen);
+        const std::string start = draw_start(request, book, rng);
         std::string why;
         Position pos = *Position::from_fen(start, request.chess960, why);  // checked when loaded
         std::vector<std::string> moves;

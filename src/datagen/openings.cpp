@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -25,6 +27,22 @@ std::string epd_position(const std::string& line) {
   std::string fen;
   for (std::size_t i = 0; i < keep; ++i) fen += (i ? " " : "") + fields[i];
   return fen;
+}
+
+namespace {
+
+[[nodiscard]] std::string lower_case(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return char(std::tolower(c)); });
+  return text;
+}
+
+}  // namespace
+
+bool is_chess960_book(const std::string& path) {
+  const std::string name = lower_case(std::filesystem::path(path).filename().string());
+  return name.find("frc") != std::string::npos || name.find("960") != std::string::npos ||
+         name.find("fischer") != std::string::npos;
 }
 
 bool load_openings(const std::string& path, bool chess960, std::vector<std::string>& fens,

@@ -35,7 +35,7 @@ std::mt19937_64 game_generator(std::uint64_t seed, int index) {
   return std::mt19937_64(mix(seed ^ mix(std::uint64_t(index))));
 }
 
-std::string chess960_start_fen(int index) {
+std::string chess960_back_rank(int index) {
   if (index < 0 || index > 959) throw std::out_of_range("a Chess960 start is numbered 0 to 959");
   std::array<char, 8> rank{};
   // The n-th empty file, counting from a.
@@ -61,16 +61,24 @@ std::string chess960_start_fen(int index) {
   place(0, 'R');
   place(0, 'K');
   place(0, 'R');
-  std::string white(rank.begin(), rank.end()), black;
-  std::string rook_files;
-  for (std::size_t file = 0; file < rank.size(); ++file) {
-    black += char(rank[file] - 'A' + 'a');
-    if (rank[file] == 'R') rook_files += char('A' + file);
-  }
-  const std::string castling = std::string(1, rook_files[1]) + rook_files[0] +
-                               char(rook_files[1] - 'A' + 'a') + char(rook_files[0] - 'A' + 'a');
-  return black + "/pppppppp/8/8/8/8/PPPPPPPP/" + white + " w " + castling + " - 0 1";
+  return std::string(rank.begin(), rank.end());
 }
+
+std::string double_chess960_start_fen(int white, int black) {
+  const std::string ranks[2] = {chess960_back_rank(white), chess960_back_rank(black)};
+  std::string castling;  // per side the king-side rook's file, then the queen-side one's
+  for (const std::string& rank : ranks) {
+    castling += char('A' + rank.rfind('R'));
+    castling += char('A' + rank.find('R'));
+  }
+  castling[2] = char(castling[2] - 'A' + 'a');
+  castling[3] = char(castling[3] - 'A' + 'a');
+  std::string black_rank = ranks[1];
+  for (char& c : black_rank) c = char(c - 'A' + 'a');
+  return black_rank + "/pppppppp/8/8/8/8/PPPPPPPP/" + ranks[0] + " w " + castling + " - 0 1";
+}
+
+std::string chess960_start_fen(int index) { return double_chess960_start_fen(index, index); }
 
 void play_random_plies(Position& pos, std::mt19937_64& rng, int plies,
                        std::vector<std::string>& moves) {

@@ -34,9 +34,17 @@ struct Verdict {
 // The generator of game `index` of a run seeded with `seed`.
 [[nodiscard]] std::mt19937_64 game_generator(std::uint64_t seed, int index);
 
+// The white back rank of Chess960 start `index` (Scharnagl number, 0 to 959; 518 is
+// "RNBQKBNR"), files a to h.
+[[nodiscard]] std::string chess960_back_rank(int index);
+
 // The Chess960 start position of Scharnagl number `index` (0 to 959; 518 is the standard
 // position) in Shredder-FEN, whose castling field names the rook files.
 [[nodiscard]] std::string chess960_start_fen(int index);
+
+// A double Chess960 start: white's back rank is start `white`'s, black's (mirrored) start
+// `black`'s, each side castling with its own rooks; chess960_start_fen(i) is (i, i).
+[[nodiscard]] std::string double_chess960_start_fen(int white, int black);
 
 // Plays up to `plies` random legal moves (fewer when the game ends first), appending each in
 // UCI notation to `moves`.
