@@ -1,6 +1,7 @@
 // What OpenBench's DATAGEN hands Tessera: `genfens` books read as Chess960 by their name in
-// either castling notation, and Chess960 (`frc`) and double Chess960 (`dfrc`) starts without
-// a book. Built only with TESSERA_DATAGEN.
+// either castling notation, Chess960 (`frc`) and double Chess960 (`dfrc`) starts without a
+// book, and PGN books whose games' last positions are the openings. Built only with
+// TESSERA_DATAGEN.
 #if TESSERA_DATAGEN
 #include <gtest/gtest.h>
 
@@ -262,6 +263,84 @@ TEST(GenfensChess960, DoubleStartsAndRequests) {
   ASSERT_TRUE(book) << error;
   EXPECT_EQ(book->starts, datagen::GenfensStarts::Standard);
   EXPECT_TRUE(book->chess960);
+}
+
+// ----- PGN books
+
+// Five games: two usable (one from a FEN tag), one with an illegal move, one that ends in
+// checkmate, and one with comments, a variation and a NAG.
+constexpr const char* kPgnBook =
+    "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n"
+    "[Event \"illegal\"]\n\n1. e4 Ke7 *\n\n"
+    "[Event \"set up\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 40\"]\n\n"
+    "40. e4 Kd7 41. Kd2 1/2-1/2\n\n"
+    "[Event \"mate\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n"
+    "[Event \"annotated\"]\n\n1. d4 {a comment} d5 (1... Nf6 2. c4) 2. c4 $1 e6 1-0\n";
+
+const std::vector<std::string> kPgnBookEnds = {
+    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+    "8/3k4/8/8/4P3/8/3K4/8 b - - 2 41",
+    "rnbqkbnr/ppp2ppp/4p3/3p4/2PP4/8/PP2PPPP/RNBQKBNR w KQkq - 0 3",
+};
+
+TEST(GenfensPgnBook, OpeningsAreTheLastPositionsOfTheGames) {
+  TempDir dir;
+  const std::string path = dir.file("Pohl.pgn");
+  write_text(path, kPgnBook);
+  std::vector<std::string> fens;
+  std::string error, warning;
+  ASSERT_TRUE(datagen::load_openings(path, false, fens, error, &warning)) << error;
+  EXPECT_EQ(fens, kPgnBookEnds);
+  EXPECT_NE(warning.find("2 of 5 games"), std::string::npos) << warning;
+  EXPECT_NE(warning.find("Ke7"), std::string::npos) << warning;
+
+  // genfens draws from them: one warning line, then N positions 0 or 1 ply after an end.
+  const auto lines = genfens({"12", "seed", "5", "book", path, "plies", "0", "nodes", "2000"});
+  ASSERT_EQ(lines.size(), 13u);
+  EXPECT_EQ(lines[0].rfind("info string warning: 2 of 5 games", 0), 0u) << lines[0];
+  std::set<std::string> near_ends;
+  for (const std::string& end : kPgnBookEnds) {
+    Position pos = *Position::from_fen(end, false, error);
+    reachable(pos, 0, 1, near_ends);
+  }
+  std::set<std::string> drawn;
+  for (const std::string& fen : fens_of(lines)) {
+    EXPECT_TRUE(near_ends.count(four_fields(fen))) << fen;
+    drawn.insert(fen);
+  }
+  EXPECT_GE(drawn.size(), 3u);
+}
+
+TEST(GenfensPgnBook, ChessNineSixtyByNameAndUnusableBooks) {
+  TempDir dir;
+  // A Chess960 game from a Shredder-FEN tag, castling included, in a book named as Chess960.
+  const std::string game =
+      "[Variant \"chess960\"]\n[FEN \"1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1\"]"
+      "\n\n1. O-O O-O-O *\n";
+  const std::string frc = dir.file("games960.pgn");
+  write_text(frc, game);
+  std::vector<std::string> fens;
+  std::string error;
+  ASSERT_TRUE(datagen::load_openings(frc, true, fens, error)) << error;
+  EXPECT_EQ(fens, std::vector<std::string>{"2kr2r1/pppppppp/8/8/8/8/PPPPPPPP/1R3RK1 w - - 2 2"});
+  const auto lines = genfens({"2", "seed", "1", "book", frc, "plies", "1", "nodes", "1000"});
+  ASSERT_EQ(fens_of(lines).size(), 2u);
+  expect_chess960_round_trip(fens_of(lines));
+
+  // Read as standard chess (a name without FRC, 960 or FISCHER) the game is skipped; a book
+  // with no usable game, or none at all, is an error.
+  const std::string plain = dir.file("games.pgn");
+  write_text(plain, game);
+  std::string why;
+  const auto request = datagen::parse_genfens({"2", "seed", "1", "book", plain}, why);
+  ASSERT_TRUE(request) << why;
+  EXPECT_FALSE(datagen::run_genfens(
+      *request, [](const std::string&) {}, why));
+  EXPECT_NE(why.find("no usable game"), std::string::npos) << why;
+  write_text(plain, "\n");
+  fens.clear();
+  EXPECT_FALSE(datagen::load_openings(plain, false, fens, why));
+  EXPECT_NE(why.find("no games"), std::string::npos) << why;
 }
 
 }  // namespace

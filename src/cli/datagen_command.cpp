@@ -23,7 +23,7 @@ void add_datagen_options(cxxopts::Options& options) {
       "eval-file", "datagen: with --nnue, this network file instead of the embedded one",
       cxxopts::value<std::string>())("append",
                                      "datagen: add to the end of --output instead of replacing it")(
-      "openings", "datagen: EPD/FEN file of start positions, one drawn per game",
+      "openings", "datagen: EPD/FEN file (or PGN: each game's last position) of starts",
       cxxopts::value<std::string>());
 }
 

@@ -282,12 +282,13 @@ int run_datagen(const DatagenConfig& config, std::ostream& out, std::ostream& er
     stop = &g_stop_signal;
   }
   std::vector<std::string> openings;
-  std::string error;
+  std::string error, warning;
   if (!config.openings.empty() &&
-      !load_openings(config.openings, config.chess960, openings, error)) {
+      !load_openings(config.openings, config.chess960, openings, error, &warning)) {
     fmt::print(err, "error: {}\n", error);
     return 1;
   }
+  if (!warning.empty()) fmt::print(err, "warning: {}\n", warning);
   DataWriter writer;
   if (!writer.open(config.output, config.append, config.format, error)) {
     fmt::print(err, "error: {}\n", error);

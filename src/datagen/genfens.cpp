@@ -56,7 +56,7 @@ std::optional<GenfensRequest> parse_genfens(const std::vector<std::string>& word
   GenfensRequest r;
   if (words.size() < 5 || words[1] != "seed" || words[3] != "book") {
     error =
-        "usage: genfens N seed S book <None|FILE.epd> [plies P] [bound CP] [nodes N] "
+        "usage: genfens N seed S book <None|FILE.epd|FILE.pgn> [plies P] [bound CP] [nodes N] "
         "[frc|dfrc]";
     return std::nullopt;
   }
@@ -100,8 +100,11 @@ std::optional<GenfensRequest> parse_genfens(const std::vector<std::string>& word
 bool run_genfens(const GenfensRequest& request, const std::function<void(const std::string&)>& line,
                  std::string& error) {
   std::vector<std::string> book;
-  if (!request.book.empty() && !load_openings(request.book, request.chess960, book, error))
+  std::string warning;
+  if (!request.book.empty() &&
+      !load_openings(request.book, request.chess960, book, error, &warning))
     return false;
+  if (!warning.empty()) line("info string warning: " + warning);
   Searcher searcher;
   if (std::string e = searcher.configure({request.chess960, 16, false, {}}); !e.empty()) {
     error = e;

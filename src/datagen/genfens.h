@@ -4,9 +4,9 @@
 // game chains).
 //
 // Policy. Position i of seed S is a function of (S, i) alone: its generator is seeded from both
-// (game_rules.h), a start is drawn (the standard position; a line of the book; with `frc` one
-// of the 960 Chess960 starts, the same for both sides; with `dfrc` each side's back rank drawn on
-// its own), then 8 or 9 random plies
+// (game_rules.h), a start is drawn (the standard position; a line of an EPD book or the last
+// position of a game of a PGN book; with `frc` one of the 960 Chess960 starts, the same for
+// both sides; with `dfrc` each side's back rank drawn on its own), then 8 or 9 random plies
 // (`plies P`: P or P+1, so both sides get to move first), and a short search of a cleared
 // single-threaded engine (`nodes N`) must find the position playable: neither side mated or
 // stalemated, |score| within the bound (`bound CP`) and no mate found. A rejected draw is
@@ -40,7 +40,7 @@ enum class GenfensStarts {
 struct GenfensRequest {
   int count = 0;
   std::uint64_t seed = 0;
-  std::string book;  // EPD file; empty for None
+  std::string book;  // EPD or PGN (".pgn") file; empty for None
   int random_plies = 8;
   int bound = 400;
   std::uint64_t nodes = 5000;
@@ -54,8 +54,9 @@ struct GenfensRequest {
 [[nodiscard]] std::optional<GenfensRequest> parse_genfens(const std::vector<std::string>& words,
                                                           std::string& error);
 
-// Prints `info string genfens <FEN>` through `line` for each position; false and `error` when
-// the book cannot be read (no position is printed then).
+// Prints `info string genfens <FEN>` through `line` for each position (after one
+// `info string warning: ...` line when games of a PGN book are skipped); false and `error`
+// when the book cannot be read or has no usable position (no position is printed then).
 [[nodiscard]] bool run_genfens(const GenfensRequest& request,
                                const std::function<void(const std::string&)>& line,
                                std::string& error);

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "core/position.h"
+#include "datagen/pgn_import.h"
 
 namespace tessera::datagen {
 
@@ -37,6 +39,36 @@ namespace {
   return text;
 }
 
+[[nodiscard]] bool load_pgn_openings(const std::string& path, bool chess960,
+                                     std::vector<std::string>& fens, std::string& error,
+                                     std::string* warning) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  if (in) text << in.rdbuf();
+  if (!in || in.bad()) {
+    error = fmt::format("cannot read the openings file '{}'", path);
+    return false;
+  }
+  std::uint64_t skipped = 0;
+  std::string first_skip;
+  pgn_end_positions(
+      text.str(), path, chess960, [&](const Position& pos) { fens.push_back(pos.fen()); },
+      [&](const std::string& why) {
+        if (skipped++ == 0) first_skip = why;
+      });
+  if (fens.empty()) {
+    error = skipped
+                ? fmt::format("the PGN book '{}' has no usable game ({} skipped; the first: {})",
+                              path, skipped, first_skip)
+                : fmt::format("the PGN book '{}' has no games", path);
+    return false;
+  }
+  if (skipped && warning)
+    *warning = fmt::format("{} of {} games of the PGN book '{}' skipped (the first: {})", skipped,
+                           skipped + fens.size(), path, first_skip);
+  return true;
+}
+
 }  // namespace
 
 bool is_chess960_book(const std::string& path) {
@@ -45,8 +77,14 @@ bool is_chess960_book(const std::string& path) {
          name.find("fischer") != std::string::npos;
 }
 
+bool is_pgn_book(const std::string& path) {
+  const std::string name = lower_case(path);
+  return name.size() >= 4 && name.compare(name.size() - 4, 4, ".pgn") == 0;
+}
+
 bool load_openings(const std::string& path, bool chess960, std::vector<std::string>& fens,
-                   std::string& error) {
+                   std::string& error, std::string* warning) {
+  if (is_pgn_book(path)) return load_pgn_openings(path, chess960, fens, error, warning);
   std::ifstream in(path);
   if (!in) {
     error = fmt::format("cannot read the openings file '{}'", path);

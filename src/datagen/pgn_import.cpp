@@ -11,6 +11,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/movegen.h"
 #include "core/position.h"
 #include "core/san.h"
 
@@ -90,6 +91,32 @@ struct PgnGame {
     pos->make_move(m);
   }
   return chain;
+}
+
+// The position after the game's moves, or nullopt and the reason it is skipped.
+[[nodiscard]] std::optional<Position> end_position_of(const PgnGame& game, bool chess960,
+                                                      std::string& why) {
+  const auto fen_tag = game.tags.find("FEN");
+  const std::string fen =
+      fen_tag != game.tags.end() ? fen_tag->second : std::string(Position::kStartFen);
+  std::optional<Position> pos = Position::from_fen(fen, chess960, why);
+  if (!pos) {
+    why = "bad FEN tag: " + why;
+    return std::nullopt;
+  }
+  for (std::size_t i = 0; i < game.moves.size(); ++i) {
+    const Move m = move_from_san(*pos, game.moves[i]);
+    if (m.is_none()) {
+      why = fmt::format("move {} '{}' is not a legal move in {}", i + 1, game.moves[i], pos->fen());
+      return std::nullopt;
+    }
+    pos->make_move(m);
+  }
+  if (!has_legal_move(*pos)) {
+    why = pos->in_check() ? "it ends in checkmate" : "it ends in stalemate";
+    return std::nullopt;
+  }
+  return pos;
 }
 
 // Splits PGN text into games and hands each finished one to `done`.
@@ -246,6 +273,22 @@ std::optional<int> comment_score(std::string_view comment) {
     return std::nullopt;
   const double pawns = std::stod(number);
   return sign * int(std::lround(std::min(pawns * 100.0, double(kScoreLimit))));
+}
+
+void pgn_end_positions(const std::string& text, const std::string& name, bool chess960,
+                       const std::function<void(const Position&)>& on_position,
+                       const std::function<void(const std::string&)>& on_skip) {
+  int games = 0;
+  const std::function<void(const PgnGame&)> done = [&](const PgnGame& game) {
+    ++games;
+    std::string why;
+    const std::optional<Position> pos = end_position_of(game, chess960, why);
+    if (pos)
+      on_position(*pos);
+    else
+      on_skip(fmt::format("{}:{}: game {} skipped: {}", name, game.line, games, why));
+  };
+  PgnScanner(text, done).run();
 }
 
 bool import_pgn(const std::string& path, const std::function<void(const GameChain&)>& on_game,

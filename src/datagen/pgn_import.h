@@ -14,6 +14,7 @@
 #include <functional>
 #include <string>
 
+#include "core/position.h"
 #include "datagen/chain.h"
 
 namespace tessera::datagen {
@@ -36,6 +37,14 @@ struct PgnImportStats {
 void import_pgn_text(const std::string& text, const std::string& name,
                      const std::function<void(const GameChain&)>& on_game,
                      const std::function<void(const std::string&)>& on_skip, PgnImportStats& stats);
+
+// The position at the end of each game of PGN text, as an opening book holds them: from the
+// FEN tag (else the start position) through the game's SAN moves, castling read in Chess960
+// terms when `chess960`; the result and comments do not matter. A game whose FEN tag or a move
+// does not parse, or whose last position has no legal move, goes to `on_skip` with its reason.
+void pgn_end_positions(const std::string& text, const std::string& name, bool chess960,
+                       const std::function<void(const Position&)>& on_position,
+                       const std::function<void(const std::string&)>& on_skip);
 
 // The score in a comment, from the mover's side in centipawns (mates +-kScoreLimit), or
 // nullopt when it has none: "+0.31/17 0.62s" -> 31, "-M4/20" -> -kScoreLimit.
