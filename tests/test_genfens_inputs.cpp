@@ -1,10 +1,13 @@
 // What OpenBench's DATAGEN hands Tessera: `genfens` books read as Chess960 by their name in
 // either castling notation, Chess960 (`frc`) and double Chess960 (`dfrc`) starts without a
-// book, and PGN books whose games' last positions are the openings. Built only with
-// TESSERA_DATAGEN.
+// book, PGN books whose games' last positions are the openings; and, for the way back, the
+// converter reading bzip2-compressed PGNs and tar archives of them as it reads plain PGN.
+// Built only with TESSERA_DATAGEN.
 #if TESSERA_DATAGEN
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <set>
@@ -14,6 +17,8 @@
 
 #include "core/movegen.h"
 #include "core/position.h"
+#include "datagen/archive.h"
+#include "datagen/convert.h"
 #include "datagen/genfens.h"
 #include "datagen/openings.h"
 #include "game/game_rules.h"
@@ -22,6 +27,7 @@
 namespace tessera {
 namespace {
 
+using test::read_bytes;
 using test::TempDir;
 
 constexpr std::string_view kPrefix = "info string genfens ";
@@ -341,6 +347,166 @@ TEST(GenfensPgnBook, ChessNineSixtyByNameAndUnusableBooks) {
   fens.clear();
   EXPECT_FALSE(datagen::load_openings(plain, false, fens, why));
   EXPECT_NE(why.find("no games"), std::string::npos) << why;
+}
+
+// ----- bzip2 and tar inputs of the converter
+
+// Scored games as a match runner writes them, split over two files.
+constexpr const char* kGamesA =
+    "[Event \"a\"]\n[Result \"1-0\"]\n\n"
+    "1. e4 {book} e5 {book} 2. Nf3 {+0.40/12 0.5s} Nc6 {-0.35/11 0.4s}\n"
+    "3. Bb5 {+0.50/12} a6 {-0.45/10} 4. Bxc6 {+0.20/9} dxc6 {-0.10/9} 1-0\n\n";
+constexpr const char* kGamesB =
+    "[Event \"b\"]\n[Result \"0-1\"]\n\n1. d4 {+0.10/5} d5 {-0.10/5} 2. c4 {+0.20/5} e6 "
+    "{-0.10/4} 0-1\n\n[Event \"c\"]\n[Result \"1/2-1/2\"]\n\n1. c4 {+0.05/7} c5 {-0.02/7} "
+    "1/2-1/2\n\n";
+
+[[nodiscard]] bool have_programs() {
+  return std::system("bzip2 --help >/dev/null 2>&1") == 0 &&
+         std::system("tar --version >/dev/null 2>&1") == 0;
+}
+
+// Runs a shell command in `dir`.
+[[nodiscard]] int shell(const TempDir& dir, const std::string& command) {
+  return std::system(("cd '" + dir.file("") + "' && " + command).c_str());
+}
+
+[[nodiscard]] int convert(const std::vector<std::string>& inputs, const std::string& output,
+                          std::string& messages) {
+  std::ostringstream out, err;
+  const int rc = datagen::run_convert({inputs, output}, out, err);
+  messages = err.str();
+  return rc;
+}
+
+TEST(ConvertPackedPgn, Bzip2AndTarArchivesGiveThePlainPgnsChains) {
+  if (!have_programs()) GTEST_SKIP() << "needs the programs bzip2 and tar";
+  TempDir dir;
+  write_text(dir.file("all.pgn"), std::string(kGamesA) + kGamesB);
+  const std::string long_dir(90, 'd');
+  ASSERT_EQ(shell(dir, "mkdir -p sub " + long_dir), 0);
+  write_text(dir.file("sub/a.pgn"), kGamesA);
+  write_text(dir.file(long_dir + "/b-with-a-long-name.pgn"), kGamesB);
+  write_text(dir.file("sub/notes.txt"), "not a game\n");
+  ASSERT_EQ(shell(dir, "bzip2 -k sub/a.pgn " + long_dir + "/b-with-a-long-name.pgn"), 0);
+  const std::string members =
+      "sub/a.pgn.bz2 sub/notes.txt " + long_dir + "/b-with-a-long-name.pgn.bz2";
+  // The default (GNU) format, pax and plain ustar with its name prefix; plain .pgn members too.
+  ASSERT_EQ(shell(dir, "tar -cf gnu.tar " + members), 0);
+  ASSERT_EQ(shell(dir, "tar --format=pax -cf pax.tar " + members), 0);
+  ASSERT_EQ(shell(dir, "tar --format=ustar -cf ustar.tar " + members), 0);
+  ASSERT_EQ(shell(dir, "tar -cf plain.tar sub/a.pgn " + long_dir + "/b-with-a-long-name.pgn"), 0);
+
+  std::string messages;
+  ASSERT_EQ(convert({dir.file("all.pgn")}, dir.file("plain.chain"), messages), 0) << messages;
+  const auto expected = read_bytes(dir.file("plain.chain"));
+  ASSERT_GT(expected.size(), 0u);
+  ASSERT_EQ(convert({dir.file("sub/a.pgn.bz2"), dir.file(long_dir + "/b-with-a-long-name.pgn.bz2")},
+                    dir.file("bz2.chain"), messages),
+            0)
+      << messages;
+  EXPECT_EQ(read_bytes(dir.file("bz2.chain")), expected);
+  for (const char* tar : {"gnu.tar", "pax.tar", "ustar.tar", "plain.tar"}) {
+    const std::string out = dir.file(std::string(tar) + ".chain");
+    ASSERT_EQ(convert({dir.file(tar)}, out, messages), 0) << tar << ": " << messages;
+    EXPECT_EQ(read_bytes(out), expected) << tar << ": " << messages;
+    // A member that is not PGN is named and passed over.
+    EXPECT_EQ(messages.find("notes.txt") != std::string::npos, std::string(tar) != "plain.tar")
+        << tar << ": " << messages;
+  }
+}
+
+TEST(ConvertPackedPgn, DamagedOrUnreadableInputsFail) {
+  if (!have_programs()) GTEST_SKIP() << "needs the programs bzip2 and tar";
+  TempDir dir;
+  write_text(dir.file("a.pgn"), kGamesA);
+  ASSERT_EQ(shell(dir, "bzip2 -k a.pgn && tar -cf a.tar a.pgn.bz2"), 0);
+  const auto bz2 = read_bytes(dir.file("a.pgn.bz2"));
+  const auto tar = read_bytes(dir.file("a.tar"));
+  std::string messages;
+
+  test::write_bytes(dir.file("cut.pgn.bz2"), {bz2.begin(), bz2.begin() + long(bz2.size() / 2)});
+  EXPECT_EQ(convert({dir.file("cut.pgn.bz2")}, dir.file("o1.chain"), messages), 1);
+  EXPECT_NE(messages.find("bzip2 failed"), std::string::npos) << messages;
+
+  // Cut inside the member, and after it (the end-of-archive blocks missing).
+  for (const std::size_t cut : {512 + bz2.size() / 2, std::size_t(1024)}) {
+    test::write_bytes(dir.file("cut.tar"), {tar.begin(), tar.begin() + long(cut)});
+    EXPECT_EQ(convert({dir.file("cut.tar")}, dir.file("o2.chain"), messages), 1) << cut;
+    EXPECT_NE(messages.find("cut short"), std::string::npos) << cut << ": " << messages;
+  }
+  // A damaged header after a good member: its checksum no longer holds.
+  ASSERT_EQ(shell(dir, "tar -cf two.tar a.pgn.bz2 a.pgn"), 0);
+  auto damaged = read_bytes(dir.file("two.tar"));
+  damaged.at(512 + (bz2.size() + 511) / 512 * 512) ^= 0x20;  // the second name's 'a' to 'A'
+  test::write_bytes(dir.file("damaged.tar"), damaged);
+  EXPECT_EQ(convert({dir.file("damaged.tar")}, dir.file("o3.chain"), messages), 1);
+  EXPECT_NE(messages.find("damaged"), std::string::npos) << messages;
+
+  // Without the bzip2 program a .bz2 is an error that says so.
+  const char* old_path = std::getenv("PATH");
+  const std::string saved = old_path ? old_path : "";
+  ::setenv("PATH", dir.file("nothing-here").c_str(), 1);
+  const int rc = convert({dir.file("a.pgn.bz2")}, dir.file("o4.chain"), messages);
+  ::setenv("PATH", saved.c_str(), 1);
+  EXPECT_EQ(rc, 1);
+  EXPECT_NE(messages.find("bzip2 is not installed"), std::string::npos) << messages;
+}
+
+TEST(ConvertPackedPgn, Bunzip2AndTarReadersDirectly) {
+  if (!have_programs()) GTEST_SKIP() << "needs the programs bzip2 and tar";
+  TempDir dir;
+  // Larger than a pipe's buffer both ways, so that feeding and draining must interleave.
+  std::string big;
+  for (int i = 0; big.size() < 300'000; ++i) big += std::to_string(i * 7919 % 100003) + "\n";
+  write_text(dir.file("big.txt"), big);
+  ASSERT_EQ(shell(dir, "bzip2 -k big.txt"), 0);
+  const auto bytes = read_bytes(dir.file("big.txt.bz2"));
+  const std::string compressed(bytes.begin(), bytes.end());
+  ASSERT_GT(compressed.size(), 65536u);
+  EXPECT_TRUE(datagen::starts_like_bzip2(compressed));
+  EXPECT_FALSE(datagen::starts_like_bzip2(big));
+  std::string text, error;
+  ASSERT_TRUE(datagen::bunzip2(compressed, "big.txt.bz2", text, error)) << error;
+  EXPECT_EQ(text, big);
+  EXPECT_FALSE(datagen::bunzip2("BZh9 not really", "x.bz2", text, error));
+  EXPECT_NE(error.find("x.bz2"), std::string::npos) << error;
+
+  ASSERT_EQ(shell(dir, "tar -cf t.tar big.txt big.txt.bz2"), 0);
+  std::vector<std::string> names;
+  std::vector<std::size_t> sizes;
+  ASSERT_TRUE(datagen::read_tar(
+      dir.file("t.tar"),
+      [&](const std::string& name, const std::string& member) {
+        names.push_back(name);
+        sizes.push_back(member.size());
+        return true;
+      },
+      error))
+      << error;
+  EXPECT_EQ(names, (std::vector<std::string>{"big.txt", "big.txt.bz2"}));
+  EXPECT_EQ(sizes, (std::vector<std::size_t>{big.size(), compressed.size()}));
+  EXPECT_FALSE(datagen::read_tar(
+      dir.file("big.txt"), [](auto&, auto&) { return true; }, error));
+  EXPECT_NE(error.find("not a tar"), std::string::npos) << error;
+
+  // Names past the header's 100 bytes: GNU's long-name member, pax's path record, ustar's prefix.
+  const std::string folder(90, 'f'), name = folder + "/a-name-of-thirty-letters.pgn";
+  ASSERT_EQ(shell(dir, "mkdir " + folder + " && echo x > " + name), 0);
+  for (const char* format : {"gnu", "pax", "ustar"}) {
+    ASSERT_EQ(
+        shell(dir, fmt::format("tar --format={} -cf {}.tar {} big.txt", format, format, name)), 0);
+    names.clear();
+    ASSERT_TRUE(datagen::read_tar(
+        dir.file(std::string(format) + ".tar"),
+        [&](const std::string& member, const std::string&) {
+          names.push_back(member);
+          return true;
+        },
+        error))
+        << format << ": " << error;
+    EXPECT_EQ(names, (std::vector<std::string>{name, "big.txt"})) << format;
+  }
 }
 
 }  // namespace

@@ -46,7 +46,8 @@ constexpr const char* kCommandHelp = R"(Commands:
                               --format records); see `tessera datagen --help`
   datagen-stats FILE          check a data file (chains or records): positions, results, scores
   datagen-convert IN... --output FILE
-                              record, chain and match-runner PGN files into one data file
+                              record, chain and match-runner PGN files (also .pgn.bz2 and a
+                              .tar of them) into one data file
   "UCI COMMAND" ...           run each argument as a UCI command, then quit, as OpenBench does:
                               tessera "genfens 10 seed 1 book None" quit
 )";

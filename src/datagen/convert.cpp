@@ -3,34 +3,49 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <ostream>
+#include <sstream>
+#include <string_view>
 
+#include "datagen/archive.h"
 #include "datagen/pgn_import.h"
 
 namespace tessera::datagen {
 
 namespace {
 
-enum class InputKind { Data, Pgn, Unknown };
+enum class InputKind { Data, Pgn, Bzip2, Tar, Unknown };
+
+// Whether text (its first bytes) reads as PGN: tags, a comment or a move number first.
+[[nodiscard]] bool looks_like_pgn(std::string_view head) {
+  std::size_t i = head.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;  // a UTF-8 byte order mark
+  while (i < head.size() && std::isspace(static_cast<unsigned char>(head[i]))) ++i;
+  return i < head.size() &&
+         (head[i] == '[' || head[i] == '{' || std::isdigit(static_cast<unsigned char>(head[i])));
+}
 
 [[nodiscard]] InputKind input_kind(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  std::string head(64, '\0');
+  std::string head(512, '\0');
   in.read(head.data(), std::streamsize(head.size()));
   head.resize(std::size_t(in.gcount()));
   if (head.empty()) return InputKind::Data;  // an empty file is an empty data file
-  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(head[i]); };
   if (head.size() >= 4 &&
       starts_like_zstd(std::span(reinterpret_cast<const std::uint8_t*>(head.data()), 4)))
     return InputKind::Data;
-  std::size_t i = head.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;  // a UTF-8 byte order mark
-  while (i < head.size() && std::isspace(byte(i))) ++i;
-  if (i < head.size() && (head[i] == '[' || head[i] == '{' || std::isdigit(byte(i))))
-    return InputKind::Pgn;
+  if (starts_like_bzip2(head)) return InputKind::Bzip2;
+  if (starts_like_tar(head)) return InputKind::Tar;
+  if (looks_like_pgn(std::string_view(head).substr(0, 64))) return InputKind::Pgn;
   return InputKind::Unknown;
+}
+
+[[nodiscard]] bool ends_with(const std::string& text, std::string_view end) {
+  return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
 }
 
 // Groups a record file's records into games and writes each.
@@ -118,27 +133,96 @@ class RecordGrouper {
   return written && error.empty();
 }
 
-[[nodiscard]] bool convert_pgn(const std::string& path, DataWriter& writer, std::uint64_t& skipped,
-                               std::ostream& err) {
+// The games of PGN text; `name` stands for its file in messages.
+[[nodiscard]] bool convert_pgn_text(const std::string& text, const std::string& name,
+                                    DataWriter& writer, std::uint64_t& skipped, std::ostream& err) {
   PgnImportStats stats;
-  std::string error;
   bool written = true;
-  const bool read = import_pgn(
-      path,
+  import_pgn_text(
+      text, name,
       [&](const GameChain& chain) {
         std::string why;
         const auto records = chain.to_records(why);
         if (!records) {
-          fmt::print(err, "warning: {}: a game skipped: {}\n", path, why);
+          fmt::print(err, "warning: {}: a game skipped: {}\n", name, why);
           ++skipped;
           return;
         }
         written = written && writer.write(chain, *records);
       },
-      [&](const std::string& why) { fmt::print(err, "warning: {}\n", why); }, stats, error);
+      [&](const std::string& why) { fmt::print(err, "warning: {}\n", why); }, stats);
   skipped += stats.skipped;
+  return written;
+}
+
+[[nodiscard]] bool read_file(const std::string& path, std::string& bytes, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream buffer;
+  if (in) buffer << in.rdbuf();
+  if (!in || in.bad()) {
+    error = fmt::format("cannot read '{}'", path);
+    return false;
+  }
+  bytes = std::move(buffer).str();
+  return true;
+}
+
+// bzip2-compressed PGN (a `.pgn.bz2`), whole or a member of an archive.
+[[nodiscard]] bool convert_bzip2_pgn(const std::string& compressed, const std::string& name,
+                                     DataWriter& writer, std::uint64_t& skipped,
+                                     std::ostream& err) {
+  std::string text, error;
+  if (!bunzip2(compressed, name, text, error)) {
+    fmt::print(err, "error: {}\n", error);
+    return false;
+  }
+  if (!text.empty() && !looks_like_pgn(std::string_view(text).substr(0, 64))) {
+    fmt::print(err, "error: '{}' does not hold PGN\n", name);
+    return false;
+  }
+  return convert_pgn_text(text, name, writer, skipped, err);
+}
+
+[[nodiscard]] bool convert_pgn(const std::string& path, InputKind kind, DataWriter& writer,
+                               std::uint64_t& skipped, std::ostream& err) {
+  std::string bytes, error;
+  if (!read_file(path, bytes, error)) {
+    fmt::print(err, "error: {}\n", error);
+    return false;
+  }
+  return kind == InputKind::Bzip2 ? convert_bzip2_pgn(bytes, path, writer, skipped, err)
+                                  : convert_pgn_text(bytes, path, writer, skipped, err);
+}
+
+// Each member of a tar archive whose name ends in .pgn or .pgn.bz2, in the archive's order.
+[[nodiscard]] bool convert_tar(const std::string& path, DataWriter& writer, std::uint64_t& skipped,
+                               std::ostream& err) {
+  bool ok = true;
+  int members = 0;
+  std::string error;
+  const bool read = read_tar(
+      path,
+      [&](const std::string& member, const std::string& bytes) {
+        const std::string name = path + ":" + member;
+        std::string lower = member;
+        std::transform(lower.begin(), lower.end(), lower.begin(),
+                       [](unsigned char c) { return char(std::tolower(c)); });
+        if (ends_with(lower, ".pgn")) {
+          ok = convert_pgn_text(bytes, name, writer, skipped, err);
+        } else if (ends_with(lower, ".pgn.bz2")) {
+          ok = convert_bzip2_pgn(bytes, name, writer, skipped, err);
+        } else {
+          fmt::print(err, "warning: {}: not a .pgn or .pgn.bz2 member, passed over\n", name);
+          return true;
+        }
+        ++members;
+        return ok;
+      },
+      error);
   if (!read) fmt::print(err, "error: {}\n", error);
-  return read && written;
+  if (read && ok && members == 0)
+    fmt::print(err, "warning: '{}' has no .pgn or .pgn.bz2 member\n", path);
+  return read && ok;
 }
 
 }  // namespace
@@ -152,7 +236,9 @@ int run_convert(const ConvertConfig& config, std::ostream& out, std::ostream& er
     }
   for (const std::string& input : config.inputs)
     if (input_kind(input) == InputKind::Unknown || !std::filesystem::is_regular_file(input, ec)) {
-      fmt::print(err, "error: '{}' is not a record, chain or PGN file\n", input);
+      fmt::print(err,
+                 "error: '{}' is not a record, chain or PGN file (nor bzip2 or a tar archive)\n",
+                 input);
       return 1;
     }
   DataWriter writer;
@@ -164,8 +250,11 @@ int run_convert(const ConvertConfig& config, std::ostream& out, std::ostream& er
   std::uint64_t skipped = 0;
   bool ok = true;
   for (const std::string& input : config.inputs) {
-    ok = input_kind(input) == InputKind::Pgn ? convert_pgn(input, writer, skipped, err)
-                                             : convert_data(input, writer, err);
+    const InputKind kind = input_kind(input);
+    ok = kind == InputKind::Tar ? convert_tar(input, writer, skipped, err)
+         : kind == InputKind::Pgn || kind == InputKind::Bzip2
+             ? convert_pgn(input, kind, writer, skipped, err)
+             : convert_data(input, writer, err);
     if (!ok) break;
   }
   writer.close();
