@@ -34,14 +34,26 @@ TEST_F(CorrectionHistoryTest, AllTablesTogetherCorrectTowardsTheError) {
   const CorrectionKeys k{0x1111, 0x2222, 7 * 64 + 12, {0x3333, 0x4444}};
   learn(WHITE, k, 60);
   const int corrected = corrected_eval(*h, WHITE, k, 0);
-  // Each table settles near the error; their weighted sum corrects by more than half of it
-  // and never by more than twice it.
+  // Their weighted sum corrects by more than half of the error and never by more than twice
+  // it (see the next test for how close it settles).
   EXPECT_GT(corrected, 30);
   EXPECT_LE(corrected, 120);
   // Negative errors correct downwards as much.
   h->clear();
   learn(WHITE, k, -60);
   EXPECT_EQ(corrected_eval(*h, WHITE, k, 0), -corrected);
+}
+
+// The tables learn the residual, not each the whole error: together they settle on the error
+// instead of overshooting it by their summed weights (6/4 of it when each chased it alone).
+TEST_F(CorrectionHistoryTest, TheTablesTogetherSettleOnTheErrorNotBeyondIt) {
+  for (const int previous_move : {7 * 64 + 12, -1}) {
+    h->clear();
+    const CorrectionKeys k{0x1111, 0x2222, previous_move, {0x3333, 0x4444}};
+    learn(WHITE, k, 60);
+    EXPECT_GE(corrected_eval(*h, WHITE, k, 0), 56) << previous_move;
+    EXPECT_LE(corrected_eval(*h, WHITE, k, 0), 60) << previous_move;
+  }
 }
 
 TEST_F(CorrectionHistoryTest, EachTableAloneCorrectsPositionsThatShareItsKey) {
@@ -102,6 +114,16 @@ TEST_F(CorrectionHistoryTest, DeeperSearchesTeachFaster) {
   h->clear();
   update_correction(*h, WHITE, k, 200, 12);
   EXPECT_GT(corrected_eval(*h, WHITE, k, 0), shallow);
+}
+
+// The weight of a result keeps growing past depth 15, where it used to stop.
+TEST_F(CorrectionHistoryTest, DeeperSearchesTeachFasterBeyondDepthFifteen) {
+  const CorrectionKeys k{0x1111, 0x2222, 64};
+  update_correction(*h, WHITE, k, 200, 15);
+  const int at_fifteen = corrected_eval(*h, WHITE, k, 0);
+  h->clear();
+  update_correction(*h, WHITE, k, 200, 30);
+  EXPECT_GT(corrected_eval(*h, WHITE, k, 0), at_fifteen);
 }
 
 }  // namespace

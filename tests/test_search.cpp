@@ -238,6 +238,21 @@ TEST(Search, FailHighsArePulledTowardsBetaButStillFailHigh) {
   EXPECT_EQ(search::damped_fail_high(-50, search::mated_in(4), 2), -50);
 }
 
+// Wins and losses are mates and tablebase results alike: the pruning guards that ask "is this
+// a proven loss?" must see a tablebase loss as one, and an evaluation as neither.
+TEST(Search, WinsAndLossesCoverMatesAndTablebaseResults) {
+  using namespace search;
+  for (const int ply : {0, 1, 40, kMaxPly - 1}) {
+    EXPECT_TRUE(is_win(mate_in(ply)) && is_win(tb_win_in(ply))) << ply;
+    EXPECT_TRUE(is_loss(mated_in(ply)) && is_loss(tb_loss_in(ply))) << ply;
+    EXPECT_FALSE(is_loss(tb_win_in(ply)) || is_win(tb_loss_in(ply))) << ply;
+  }
+  for (const int eval : {-20000, -1, 0, 1, 20000, kTbWinInMaxPly - 1}) {
+    EXPECT_FALSE(is_win(eval) || is_loss(eval) || is_decisive(eval)) << eval;
+    EXPECT_FALSE(is_win(-eval) || is_loss(-eval)) << eval;
+  }
+}
+
 TEST(Search, NodeLimitIsRespected) {
   Recorder rec;
   Engine engine(rec.callbacks());

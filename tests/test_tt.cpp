@@ -194,6 +194,12 @@ TEST(TranspositionTable, MateScoresAreStoredRelativeToTheNode) {
   // A mate that the fifty-move rule would overtake is no longer reported as a mate.
   EXPECT_FALSE(is_mate_score(score_from_tt(mate_in(9), 0, 95)));
   EXPECT_TRUE(is_mate_score(score_from_tt(mate_in(9), 0, 80)));
+  // Such a doubtful mate is a plain bound: not a mate, and not a tablebase result either (the
+  // search treats both as decisive), just the best score short of them.
+  EXPECT_FALSE(is_decisive(score_from_tt(mate_in(9), 0, 95)));
+  EXPECT_FALSE(is_decisive(score_from_tt(mated_in(9), 0, 95)));
+  EXPECT_GT(score_from_tt(mate_in(9), 0, 95), 20000);
+  EXPECT_LT(score_from_tt(mated_in(9), 0, 95), -20000);
 }
 
 TEST(TranspositionTable, FoldedKeysMakeDistantPositionsShareEntries) {

@@ -90,12 +90,11 @@ inline constexpr int kPawnWeight = 2;
 inline constexpr int kMaterialWeight = 1;
 inline constexpr int kContinuationWeight = 1;
 inline constexpr int kNonPawnWeight = 1;  // for each colour's table
-inline constexpr int kWeightDivisor = 4;  // all five agreeing correct by 6/4 of their error
+inline constexpr int kWeightDivisor = 4;
 }  // namespace detail
 
-// The static evaluation corrected by the correction histories (never into the mate range).
-[[nodiscard]] inline int corrected_eval(const Histories& h, Color us, const CorrectionKeys& k,
-                                        int raw) {
+// The weighted sum of the corrections that apply to `k`, in table units.
+[[nodiscard]] inline int correction_sum(const Histories& h, Color us, const CorrectionKeys& k) {
   int sum =
       detail::kPawnWeight * h.pawn_correction[us][k.pawn % Histories::kCorrectionSize] +
       detail::kMaterialWeight * h.material_correction[us][k.material % Histories::kCorrectionSize];
@@ -104,28 +103,69 @@ inline constexpr int kWeightDivisor = 4;  // all five agreeing correct by 6/4 of
   for (const Color c : {WHITE, BLACK})
     sum += detail::kNonPawnWeight *
            h.non_pawn_correction[c][us][k.non_pawn[c] % Histories::kCorrectionSize];
-  return std::clamp(raw + sum / (detail::kWeightDivisor * Histories::kCorrectionScale), -20000,
-                    20000);
+  return sum;
 }
 
-// Moves one correction towards `error` (search result minus raw static evaluation, in cp),
-// faster for deeper searches.
-inline void move_correction(std::int16_t& c, int error, int depth) {
-  constexpr int kWeightTotal = 256;
-  const int w = std::min(depth + 1, 16);
-  const int target = std::clamp(error, -256, 256) * Histories::kCorrectionScale;
-  c = std::int16_t((c * (kWeightTotal - w) + target * w) / kWeightTotal);
+// The correction that applies to `k`, in centipawns.
+[[nodiscard]] inline int correction_cp(const Histories& h, Color us, const CorrectionKeys& k) {
+  return correction_sum(h, us, k) / (detail::kWeightDivisor * Histories::kCorrectionScale);
 }
 
+// The static evaluation corrected by the correction histories (never into the mate range).
+[[nodiscard]] inline int corrected_eval(const Histories& h, Color us, const CorrectionKeys& k,
+                                        int raw) {
+  return std::clamp(raw + correction_cp(h, us, k), -20000, 20000);
+}
+
+namespace detail {
+// A table entry never leaves +-256 cp.
+inline constexpr int kCorrectionLimit = 256 * Histories::kCorrectionScale;
+// The sum of the weights of the tables that apply to `k`.
+[[nodiscard]] inline int applicable_weight(const CorrectionKeys& k) {
+  return kPawnWeight + kMaterialWeight + 2 * kNonPawnWeight +
+         (k.previous_move >= 0 ? kContinuationWeight : 0);
+}
+// Moves one table entry by `step` (table units) with the gravity rule, which keeps it within
+// the limit and lets old lessons fade as new ones come.
+inline void apply_correction_step(std::int16_t& c, int step) {
+  c = std::int16_t(c + step - c * std::abs(step) / kCorrectionLimit);
+}
+}  // namespace detail
+
+// Learns from one search result: `error` is the search result minus the raw static
+// evaluation (cp). The tables learn the residual, the part of the error their present sum
+// does not explain yet, so that together they settle on the error rather than a multiple of
+// it. A deeper result is surer and moves them further: a share (depth + 1) / 96 of the
+// residual, which keeps growing with depth up to a third of it at depth 31.
 inline void update_correction(Histories& h, Color us, const CorrectionKeys& k, int error,
                               int depth) {
-  move_correction(h.pawn_correction[us][k.pawn % Histories::kCorrectionSize], error, depth);
-  move_correction(h.material_correction[us][k.material % Histories::kCorrectionSize], error, depth);
+  const int residual = std::clamp(error, -256, 256) - correction_cp(h, us, k);
+  const int rate = std::clamp(depth + 1, 1, 32);
+  // In table units per unit of weight, so that the weighted sum moves by rate/96 of it.
+  const int step = residual * Histories::kCorrectionScale * detail::kWeightDivisor * rate /
+                   (96 * detail::applicable_weight(k));
+  const int bounded = std::clamp(step, -detail::kCorrectionLimit / 4, detail::kCorrectionLimit / 4);
+  detail::apply_correction_step(h.pawn_correction[us][k.pawn % Histories::kCorrectionSize],
+                                bounded);
+  detail::apply_correction_step(h.material_correction[us][k.material % Histories::kCorrectionSize],
+                                bounded);
   if (k.previous_move >= 0)
-    move_correction(h.continuation_correction[us][k.previous_move], error, depth);
+    detail::apply_correction_step(h.continuation_correction[us][k.previous_move], bounded);
   for (const Color c : {WHITE, BLACK})
-    move_correction(h.non_pawn_correction[c][us][k.non_pawn[c] % Histories::kCorrectionSize], error,
-                    depth);
+    detail::apply_correction_step(
+        h.non_pawn_correction[c][us][k.non_pawn[c] % Histories::kCorrectionSize], bounded);
+}
+
+// Teaches the continuation tables of the moves 1, 2 and 4 plies before a quiet move (`earlier`,
+// in that order; the ply-4 table learns half) that the move of `pc` to `to` earned `bonus`. A
+// null move, or no move before the root, has the sentinel for its table: it is skipped, and
+// the real moves beyond it still learn.
+inline void update_continuations(Histories& h, const std::array<PieceToHistory*, 3>& earlier,
+                                 Piece pc, Square to, int bonus) {
+  for (std::size_t i = 0; i < earlier.size(); ++i) {
+    if (earlier[i] == &h.sentinel) continue;
+    (*earlier[i])[pc.index()][to.index()].update(i == 2 ? bonus / 2 : bonus);
+  }
 }
 
 // The bonus of a move that caused (or the malus of one that failed) a cut at `depth`.

@@ -41,9 +41,9 @@ static_assert(kTbWinInMaxPly > 20000, "tablebase scores must lie above every eva
 [[nodiscard]] constexpr int tb_win_in(int ply) { return kTbWin - ply; }
 [[nodiscard]] constexpr int tb_loss_in(int ply) { return -kTbWin + ply; }
 // A mate or a tablebase win or loss: a result, not an estimate.
-[[nodiscard]] constexpr bool is_decisive(int s) {
-  return s >= kTbWinInMaxPly || s <= kTbLossInMaxPly;
-}
+[[nodiscard]] constexpr bool is_win(int s) { return s >= kTbWinInMaxPly; }
+[[nodiscard]] constexpr bool is_loss(int s) { return s <= kTbLossInMaxPly; }
+[[nodiscard]] constexpr bool is_decisive(int s) { return is_win(s) || is_loss(s); }
 
 // A fail-high in a null-window node is a bound, not a measure: one found at a shallow draft
 // overshoots more often than one from a deep search, so it is pulled towards beta, the more the

@@ -155,12 +155,9 @@ bool Worker::root_move_searchable(Move m) const {
 }
 
 void Worker::update_continuation(StackEntry* ss, Piece pc, Square to, int bonus) {
-  // The moves 1, 2 and 4 plies back; a null move (or none) breaks the chain.
-  for (const int back : {1, 2, 4}) {
-    const StackEntry* prev = ss - back;
-    if (!prev->current_move.is_ok()) break;
-    (*prev->continuation)[pc.index()][to.index()].update(back == 4 ? bonus / 2 : bonus);
-  }
+  update_continuations(*histories_,
+                       {(ss - 1)->continuation, (ss - 2)->continuation, (ss - 4)->continuation}, pc,
+                       to, bonus);
 }
 
 void Worker::update_quiet_stats(StackEntry* ss, Move m, int bonus) {
@@ -212,9 +209,10 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   }
 
   // Step 5. Transposition table lookup
+  // The singular verification search (an excluded move) probes too: its table move keeps
+  // internal iterative reduction away, though it neither cuts off on the entry nor stores one.
   const Key key = pos.key();
-  TTProbe tt{};
-  if (!excluded) tt = shared_.tt->probe(key);
+  const TTProbe tt = shared_.tt->probe(key);
   const int tt_score = tt.hit ? score_from_tt(tt.data.score, ply, pos.rule50()) : int(kNone);
   Move tt_move = root ? root_moves_[pv_idx_].move : tt.hit ? tt.data.move : Move::none();
   // A table move may belong to another position with the same 16-bit check: verify it.
@@ -272,6 +270,10 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   bool improving = false;
   if (in_check) {
     ss->static_eval = kNone;
+  } else if (excluded) {
+    // The singular verification of this very node: its evaluation is known, and the table
+    // score belongs to the excluded move, so it does not refine it.
+    eval = ss->static_eval;
   } else {
     raw_eval = static_evaluation(ply);
     corrections = correction_keys(ss);
@@ -286,6 +288,8 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       const int bonus = std::clamp(-10 * ((ss - 1)->static_eval + ss->static_eval), -1000, 1000);
       histories_->butterfly[~us][prev.from().index()][prev.to().index()].update(bonus);
     }
+  }
+  if (!in_check) {
     if ((ss - 2)->static_eval != kNone)
       improving = ss->static_eval > (ss - 2)->static_eval;
     else if ((ss - 4)->static_eval != kNone)
@@ -294,16 +298,19 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       improving = true;
   }
 
-  const bool can_prune_node = !pv_node && !in_check && !excluded;
+  // Razoring and reverse futility also serve the singular verification search; the pruning
+  // that searches other moves or passes (null move, ProbCut) does not.
+  const bool can_prune_eval = !pv_node && !in_check;
+  const bool can_prune_node = can_prune_eval && !excluded;
 
   // Step 8. Razoring: far below alpha at low depth, only captures could save the node
-  if (can_prune_node && depth <= 3 && eval + 250 * depth < alpha) {
+  if (can_prune_eval && depth <= 3 && eval + 250 * depth < alpha) {
     const int v = qsearch<NodeType::NonPV>(alpha, alpha + 1, ss);
     if (v <= alpha) return v;
   }
 
   // Step 9. Reverse futility pruning: so far above beta that a quiet move will not fall back
-  if (can_prune_node && depth <= 8 && eval < kTbWinInMaxPly && beta > kTbLossInMaxPly &&
+  if (can_prune_eval && depth <= 8 && !is_win(eval) && !is_loss(beta) &&
       eval - (improving ? 60 : 85) * depth >= beta)
     return (eval + beta) / 2;
 
@@ -311,13 +318,13 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   // with only king and pawns, where zugzwang is common, and verified at high depth.
   if (can_prune_node && (ss - 1)->current_move != Move::null() && eval >= beta &&
       ss->static_eval >= beta && depth >= 3 && ply >= nmp_min_ply_ &&
-      pos.has_non_pawn_material(us) && beta > kMatedInMaxPly) {
+      pos.has_non_pawn_material(us) && !is_loss(beta)) {
     const int r = 4 + depth / 4 + std::min((eval - beta) / 200, 3);
     make_null_move(ss);
     const int v = -search<NodeType::NonPV>(-beta, -beta + 1, depth - r, !cut_node, ss + 1);
     unmake_null_move();
     if (shared_.stop.load(std::memory_order_relaxed)) return 0;
-    if (v >= beta && v < kTbWinInMaxPly) {  // a pass proves no mate and no tablebase win
+    if (v >= beta && !is_win(v)) {  // a pass proves no mate and no tablebase win
       if (depth < 14 || nmp_min_ply_ != 0) return v;
       // Verification: search again without null moves for the next plies.
       nmp_min_ply_ = ply + 3 * (depth - r) / 4;
@@ -330,7 +337,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   // Step 11. ProbCut: a capture that beats beta by a margin in a shallow search will very
   // likely beat beta in the full one too.
   const int probcut_beta = beta + 200 - 50 * improving;
-  if (can_prune_node && depth >= 5 && std::abs(beta) < kMateInMaxPly &&
+  if (can_prune_node && depth >= 5 && !is_decisive(beta) &&
       !(tt.hit && tt.data.depth >= depth - 3 && tt_score != kNone && tt_score < probcut_beta)) {
     OrderingContext pc_ctx;
     pc_ctx.histories = histories_.get();
@@ -393,7 +400,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
                                       (*ctx.continuation[1])[moved.index()][to];
 
     // Step 14. Pruning at shallow depth, once a line that avoids being mated exists
-    if (!root && best_score > kMatedInMaxPly && pos.has_non_pawn_material(us)) {
+    if (!root && !is_loss(best_score) && pos.has_non_pawn_material(us)) {
       const int lmr_depth = std::max(new_depth - reduction(improving, depth, move_count), 0);
       // Late-move pruning: after enough moves the remaining quiet ones are not worth trying,
       // except checks, which may be the start of a mating attack.
@@ -433,7 +440,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       // beats beta, or the node is a cut node), it gets a ply less.
       if (m == tt_move && !excluded && depth >= 8 && tt.hit &&
           (int(tt.data.bound) & int(Bound::Lower)) && tt.data.depth >= depth - 3 &&
-          std::abs(tt_score) < kMateInMaxPly) {
+          !is_decisive(tt_score)) {
         const int singular_beta = tt_score - 2 * depth;
         ss->excluded_move = m;
         const int v = search<NodeType::NonPV>(singular_beta - 1, singular_beta, (depth - 1) / 2,
@@ -452,10 +459,10 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
           return singular_beta;
         else if (tt_score >= beta || cut_node)
           extension = -1;
-      } else if (gives_check && pos.see_ge(m, 0)) {
-        // Check extension: forcing lines are cheap to search and often decisive.
-        extension = 1;
       }
+      // Check extension: forcing lines are cheap to search and often decisive. A table move
+      // that the singular test left as it was is a check like any other.
+      if (extension == 0 && gives_check && pos.see_ge(m, 0)) extension = 1;
     }
     new_depth += extension;
     ss->double_extensions = (ss - 1)->double_extensions + int(extension == 2);
@@ -662,7 +669,7 @@ int Worker::qsearch(int alpha, int beta, StackEntry* ss) {
     const bool gives_check = pos.gives_check(m, check_info);
 
     // Step 6. Futility and SEE pruning (never when in check: every evasion counts)
-    if (!in_check && best_score > kMatedInMaxPly) {
+    if (!in_check && !is_loss(best_score)) {
       if (!gives_check && m.kind() != MoveKind::Promotion) {
         const Piece captured = pos.captured_piece(m);
         const int futility_value =

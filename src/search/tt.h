@@ -46,7 +46,8 @@ namespace tessera::search {
 [[nodiscard]] constexpr int score_to_tt(int score, int ply);
 // `rule50` guards against mates that the fifty-move rule would turn into draws: a stored mate
 // further away than the plies left before the fifty-move draw comes back as a plain bound
-// just outside the mate range.
+// just outside the decisive range (mates and tablebase results), the best score that is not a
+// proven result.
 [[nodiscard]] constexpr int score_from_tt(int score, int ply, int rule50);
 
 // The decoded content of one entry.
@@ -195,11 +196,11 @@ constexpr int score_from_tt(int score, int ply, int rule50) {
   if (score == kNone) return kNone;
   if (score >= kMateInMaxPly) {
     // A mate further than the fifty-move counter allows may really be a draw.
-    if (kMate - score > 100 - rule50) return kMateInMaxPly - 1;
+    if (kMate - score > 100 - rule50) return kTbWinInMaxPly - 1;
     return score - ply;
   }
   if (score <= kMatedInMaxPly) {
-    if (kMate + score > 100 - rule50) return kMatedInMaxPly + 1;
+    if (kMate + score > 100 - rule50) return kTbLossInMaxPly + 1;
     return score + ply;
   }
   // Tablebase results already account for the fifty-move rule.
