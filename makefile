@@ -1,7 +1,7 @@
 # A make front end to the CMake build, for OpenBench and anyone who expects `make`.
 #
 #   make [EXE=name] [CXX=compiler] [EVALFILE=network] [NATIVE=OFF] [SYZYGY=ON|OFF]
-#        [DATAGEN=ON|OFF] [STANDALONE=ON|OFF] [PGO=ON]
+#        [DATAGEN=ON|OFF] [STANDALONE=ON|OFF] [PGO=ON] [TUNE=ON]
 #
 # builds a Release engine (no tests, no microbenchmarks) in build/openbench/<compiler> and
 # copies it to ./$(EXE). OpenBench runs `make -j EXE=... CXX=... [EVALFILE=...]` in the
@@ -14,13 +14,15 @@
 # library at run time, not fmt, zstd, Fathom or libstdc++, so it runs on a machine without
 # them too (Syzygy tables then cannot be loaded; the bench never probes them). PGO=ON builds
 # profile-guided (instrumented build, its bench, rebuild: tools/pgo_build.sh); the node count
-# is the same either way.
+# is the same either way. TUNE=ON builds the SPSA engine: the search's constants
+# (src/search/tunables.h) become UCI spin options and `spsa` prints OpenBench's SPSA input.
 
 EXE ?= tessera
 CMAKE ?= cmake
 NATIVE ?= ON
 PGO ?= OFF
 STANDALONE ?= ON
+TUNE ?= OFF
 # Tablebase support needs Debian's libfathom-dev; a worker without it still builds the engine
 # (a bench never probes tables, so the node count is the same either way).
 SYZYGY ?= $(if $(wildcard /usr/include/tbprobe.h),ON,OFF)
@@ -36,7 +38,7 @@ else
   COMPILER_NAME := default
 endif
 # One build directory per compiler: switching compilers in one CMake cache forces a reset.
-BUILD_DIR ?= build/openbench/$(COMPILER_NAME)
+BUILD_DIR ?= build/openbench/$(COMPILER_NAME)$(if $(filter ON,$(TUNE)),-tune)
 
 .PHONY: all $(EXE) clean
 
@@ -44,7 +46,7 @@ all: $(EXE)
 
 CONFIG_FLAGS := -DTESSERA_BUILD_TESTS=OFF -DTESSERA_BUILD_BENCH=OFF -DTESSERA_NATIVE=$(NATIVE) \
   -DTESSERA_SYZYGY=$(SYZYGY) -DTESSERA_DATAGEN=$(DATAGEN) -DTESSERA_STANDALONE=$(STANDALONE) \
-  $(COMPILER_FLAG)
+  -DTESSERA_TUNE=$(TUNE) $(COMPILER_FLAG)
 
 # The network to embed, always handed to CMake: its cache would otherwise keep the EVALFILE of
 # an earlier run. `make EVALFILE=` with an empty value is the default network too.

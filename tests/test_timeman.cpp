@@ -139,7 +139,7 @@ TEST(TimeManager, SoftLimitGrowsWithDoubtAndShrinksWithStability) {
   typical.depths_since_best_changed = 5;
   typical.best_move_node_share = 0.85;
   const std::int64_t base = tm.soft_limit_ms(typical);
-  EXPECT_NEAR(double(base), double(tm.optimum_ms()), tm.optimum_ms() * 0.05);
+  EXPECT_NEAR(double(base), double(tm.optimum_ms()), double(tm.optimum_ms()) * 0.05);
 
   IterationSignals settled = typical;
   settled.depths_since_best_changed = 12;

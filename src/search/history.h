@@ -25,6 +25,7 @@
 #include <type_traits>
 
 #include "core/types.h"
+#include "search/tunables.h"
 
 namespace tessera::search {
 
@@ -86,22 +87,20 @@ struct CorrectionKeys {
 };
 
 namespace detail {
-inline constexpr int kPawnWeight = 2;
-inline constexpr int kMaterialWeight = 1;
-inline constexpr int kContinuationWeight = 1;
-inline constexpr int kNonPawnWeight = 1;  // for each colour's table
-inline constexpr int kWeightDivisor = 4;
+// The tables' weights in sixteenths (tunables.h): pawn, material, previous move, and each
+// colour's pieces other than pawns.
+inline constexpr int kWeightDivisor = 16;
 }  // namespace detail
 
 // The weighted sum of the corrections that apply to `k`, in table units.
 [[nodiscard]] inline int correction_sum(const Histories& h, Color us, const CorrectionKeys& k) {
   int sum =
-      detail::kPawnWeight * h.pawn_correction[us][k.pawn % Histories::kCorrectionSize] +
-      detail::kMaterialWeight * h.material_correction[us][k.material % Histories::kCorrectionSize];
+      tune::CorrPawnIn16 * h.pawn_correction[us][k.pawn % Histories::kCorrectionSize] +
+      tune::CorrMaterialIn16 * h.material_correction[us][k.material % Histories::kCorrectionSize];
   if (k.previous_move >= 0)
-    sum += detail::kContinuationWeight * h.continuation_correction[us][k.previous_move];
+    sum += tune::CorrContinuationIn16 * h.continuation_correction[us][k.previous_move];
   for (const Color c : {WHITE, BLACK})
-    sum += detail::kNonPawnWeight *
+    sum += tune::CorrNonPawnIn16 *
            h.non_pawn_correction[c][us][k.non_pawn[c] % Histories::kCorrectionSize];
   return sum;
 }
@@ -120,10 +119,12 @@ inline constexpr int kWeightDivisor = 4;
 namespace detail {
 // A table entry never leaves +-256 cp.
 inline constexpr int kCorrectionLimit = 256 * Histories::kCorrectionScale;
-// The sum of the weights of the tables that apply to `k`.
+// The sum of the weights of the tables that apply to `k` (at least 1: a tune build may set
+// every weight to 0).
 [[nodiscard]] inline int applicable_weight(const CorrectionKeys& k) {
-  return kPawnWeight + kMaterialWeight + 2 * kNonPawnWeight +
-         (k.previous_move >= 0 ? kContinuationWeight : 0);
+  return std::max(tune::CorrPawnIn16 + tune::CorrMaterialIn16 + 2 * tune::CorrNonPawnIn16 +
+                      (k.previous_move >= 0 ? tune::CorrContinuationIn16 : 0),
+                  1);
 }
 // Moves one table entry by `step` (table units) with the gravity rule, which keeps it within
 // the limit and lets old lessons fade as new ones come.
@@ -169,8 +170,9 @@ inline void update_continuations(Histories& h, const std::array<PieceToHistory*,
 }
 
 // The bonus of a move that caused (or the malus of one that failed) a cut at `depth`.
-[[nodiscard]] constexpr int history_bonus(int depth) {
-  return std::min(16 * depth * depth + 32 * depth, 1600);
+[[nodiscard]] inline int history_bonus(int depth) {
+  return std::min(tune::HistoryBonusQuad * depth * depth + tune::HistoryBonusLinear * depth,
+                  tune::HistoryBonusMax);
 }
 
 }  // namespace tessera::search

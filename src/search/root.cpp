@@ -6,6 +6,7 @@
 
 #include "core/movegen.h"
 #include "search/search.h"
+#include "search/tunables.h"
 
 namespace tessera::search {
 
@@ -76,11 +77,17 @@ Worker::Worker(int id, SharedState& shared)
       accumulators_(std::make_unique<std::array<eval::nnue::Accumulator, kMaxPly + 2>>()),
       pv_(std::make_unique<std::array<std::array<Move, kMaxPly + 1>, kMaxPly + 1>>()) {
   histories_->clear();
-  // Late-move reductions grow with the logarithms of both depth and move number: late moves
-  // at high depth are rarely best, and the reduction shrinks again if they prove otherwise.
+  init_reductions();
+}
+
+// Late-move reductions grow with the logarithms of both depth and move number: late moves at
+// high depth are rarely best, and the reduction shrinks again if they prove otherwise.
+void Worker::init_reductions() {
+  const double base = tune::LmrBasePct / 100.0;
+  const double divisor = tune::LmrDivisorPct / 100.0;
   for (int d = 1; d < 64; ++d)
     for (int m = 1; m < 64; ++m)
-      reductions_[d][m] = std::int8_t(0.75 + std::log(double(d)) * std::log(double(m)) / 2.25);
+      reductions_[d][m] = std::int8_t(base + std::log(double(d)) * std::log(double(m)) / divisor);
 }
 
 Worker::~Worker() = default;
@@ -88,6 +95,8 @@ Worker::~Worker() = default;
 void Worker::clear_histories() { histories_->clear(); }
 
 void Worker::prepare(const Position& root, const std::vector<Move>& searchmoves) {
+  // A tune build may have changed the reductions' constants since the last search.
+  if constexpr (tune::kEnabled) init_reductions();
   pos_.emplace(root);
   if (const eval::nnue::Network* net = shared_.config.network)
     eval::nnue::refresh(*net, root, (*accumulators_)[0]);
@@ -302,7 +311,7 @@ void Worker::iterative_deepening() {
     for (pv_idx_ = 0; pv_idx_ < multipv; ++pv_idx_) {
       seldepth_ = 0;
       // Aspiration window around the previous score, widened on each failure.
-      int delta = 15;
+      int delta = tune::AspirationDelta;
       int alpha = -kInfinite;
       int beta = kInfinite;
       const int prev = root_moves_[pv_idx_].previous_score;

@@ -8,6 +8,7 @@
 #include "eval/evaluate.h"
 #include "eval/nnue/move_delta.h"
 #include "search/movepick.h"
+#include "search/tunables.h"
 
 namespace tessera::search {
 
@@ -16,14 +17,9 @@ namespace {
 // probe never takes a quiescence result for a real search.
 constexpr int kDepthQsCheck = 0;
 constexpr int kDepthQs = -1;
-// A singular move whose alternatives fail this far below the singular bound is extended by two
-// plies, at most this many times on one line.
-constexpr int kDoubleExtensionMargin = 20;
+// A singular move whose alternatives fail DoubleExtMargin below the singular bound is extended
+// by two plies, at most this many times on one line.
 constexpr int kMaxDoubleExtensions = 6;
-// A reduced search that beats alpha by more than this (plus two a ply) re-searches a ply
-// deeper; by less than this, a ply shallower.
-constexpr int kDeeperMargin = 40;
-constexpr int kShallowerMargin = 8;
 // The static evaluation is scaled by (base - fifty-move counter) / base.
 constexpr int kFiftyMoveScaleBase = 200;
 }  // namespace
@@ -304,14 +300,14 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   const bool can_prune_node = can_prune_eval && !excluded;
 
   // Step 8. Razoring: far below alpha at low depth, only captures could save the node
-  if (can_prune_eval && depth <= 3 && eval + 250 * depth < alpha) {
+  if (can_prune_eval && depth <= 3 && eval + tune::RazorMargin * depth < alpha) {
     const int v = qsearch<NodeType::NonPV>(alpha, alpha + 1, ss);
     if (v <= alpha) return v;
   }
 
   // Step 9. Reverse futility pruning: so far above beta that a quiet move will not fall back
-  if (can_prune_eval && depth <= 8 && !is_win(eval) && !is_loss(beta) &&
-      eval - (improving ? 60 : 85) * depth >= beta)
+  if (can_prune_eval && depth <= tune::RfpMaxDepth && !is_win(eval) && !is_loss(beta) &&
+      eval - (improving ? tune::RfpMarginImproving : tune::RfpMargin) * depth >= beta)
     return (eval + beta) / 2;
 
   // Step 10. Null-move pruning: if passing still fails high, a real move will too. Skipped
@@ -319,13 +315,14 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   if (can_prune_node && (ss - 1)->current_move != Move::null() && eval >= beta &&
       ss->static_eval >= beta && depth >= 3 && ply >= nmp_min_ply_ &&
       pos.has_non_pawn_material(us) && !is_loss(beta)) {
-    const int r = 4 + depth / 4 + std::min((eval - beta) / 200, 3);
+    const int r = tune::NmpBase + depth / tune::NmpDepthDivisor +
+                  std::min((eval - beta) / tune::NmpEvalDivisor, 3);
     make_null_move(ss);
     const int v = -search<NodeType::NonPV>(-beta, -beta + 1, depth - r, !cut_node, ss + 1);
     unmake_null_move();
     if (shared_.stop.load(std::memory_order_relaxed)) return 0;
     if (v >= beta && !is_win(v)) {  // a pass proves no mate and no tablebase win
-      if (depth < 14 || nmp_min_ply_ != 0) return v;
+      if (depth < tune::NmpVerifyDepth || nmp_min_ply_ != 0) return v;
       // Verification: search again without null moves for the next plies.
       nmp_min_ply_ = ply + 3 * (depth - r) / 4;
       const int w = search<NodeType::NonPV>(beta - 1, beta, depth - r, false, ss);
@@ -336,8 +333,8 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
 
   // Step 11. ProbCut: a capture that beats beta by a margin in a shallow search will very
   // likely beat beta in the full one too.
-  const int probcut_beta = beta + 200 - 50 * improving;
-  if (can_prune_node && depth >= 5 && !is_decisive(beta) &&
+  const int probcut_beta = beta + tune::ProbcutMargin - tune::ProbcutImproving * improving;
+  if (can_prune_node && depth >= tune::ProbcutMinDepth && !is_decisive(beta) &&
       !(tt.hit && tt.data.depth >= depth - 3 && tt_score != kNone && tt_score < probcut_beta)) {
     OrderingContext pc_ctx;
     pc_ctx.histories = histories_.get();
@@ -361,7 +358,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
 
   // Step 12. Internal iterative reduction: without a table move this node was never searched
   // well; search it shallower now, the next iteration will find it in the table.
-  if ((pv_node || cut_node) && !root && depth >= 4 && !tt_move) depth -= 1;
+  if ((pv_node || cut_node) && !root && depth >= tune::IirMinDepth && !tt_move) depth -= 1;
 
   // Step 13. The move loop
   const Move prev_move = (ss - 1)->current_move;
@@ -404,7 +401,8 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       const int lmr_depth = std::max(new_depth - reduction(improving, depth, move_count), 0);
       // Late-move pruning: after enough moves the remaining quiet ones are not worth trying,
       // except checks, which may be the start of a mating attack.
-      if (!capture && !gives_check && move_count >= (3 + depth * depth) / (2 - improving)) {
+      if (!capture && !gives_check &&
+          move_count >= (tune::LmpBase + depth * depth) / (2 - improving)) {
         skip_quiets = depth <= 2;  // at the lowest depths skip their generation too
         continue;
       }
@@ -413,21 +411,22 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
         if (capture && !gives_check && !in_check && lmr_depth < 7 &&
             m.kind() != MoveKind::Promotion) {
           const Piece victim = pos.captured_piece(m);
-          if (ss->static_eval + 200 + 150 * lmr_depth +
+          if (ss->static_eval + tune::FutCaptureBase + tune::FutCapturePerDepth * lmr_depth +
                   (victim.is_none() ? 0 : eval::piece_value(victim.type())) <=
               alpha)
             continue;
         }
         // SEE pruning of captures and checks that lose too much material.
-        if (depth <= 8 && !pos.see_ge(m, -100 * depth)) continue;
+        if (depth <= 8 && !pos.see_ge(m, -tune::SeeCaptureMargin * depth)) continue;
       } else {
         // Quiet moves with a bad history record at low depth.
-        if (lmr_depth < 4 && history < -3500 * depth) continue;
+        if (lmr_depth < 4 && history < -tune::HistoryPruneMargin * depth) continue;
         // Futility pruning: even a good quiet move will not lift the score to alpha.
-        if (!in_check && lmr_depth < 9 && ss->static_eval + 100 + 110 * lmr_depth <= alpha)
+        if (!in_check && lmr_depth < 9 &&
+            ss->static_eval + tune::FutQuietBase + tune::FutQuietPerDepth * lmr_depth <= alpha)
           continue;
         // SEE pruning of quiets that hang material.
-        if (!pos.see_ge(m, -30 * lmr_depth * lmr_depth)) continue;
+        if (!pos.see_ge(m, -tune::SeeQuietMargin * lmr_depth * lmr_depth)) continue;
       }
     }
 
@@ -438,10 +437,10 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       // deserves a deeper look; when several moves beat beta, the node is cut off at once;
       // when others come close and the table move is expected to fail high anyway (its score
       // beats beta, or the node is a cut node), it gets a ply less.
-      if (m == tt_move && !excluded && depth >= 8 && tt.hit &&
+      if (m == tt_move && !excluded && depth >= tune::SingularMinDepth && tt.hit &&
           (int(tt.data.bound) & int(Bound::Lower)) && tt.data.depth >= depth - 3 &&
           !is_decisive(tt_score)) {
-        const int singular_beta = tt_score - 2 * depth;
+        const int singular_beta = tt_score - tune::SingularMarginX10 * depth / 10;
         ss->excluded_move = m;
         const int v = search<NodeType::NonPV>(singular_beta - 1, singular_beta, (depth - 1) / 2,
                                               cut_node, ss);
@@ -451,7 +450,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
         if (v < singular_beta) {
           // Far below: the only move here. A second ply, a bounded number of times per line,
           // so that the tree cannot explode.
-          extension = !pv_node && v < singular_beta - kDoubleExtensionMargin &&
+          extension = !pv_node && v < singular_beta - tune::DoubleExtMargin &&
                               (ss - 1)->double_extensions < kMaxDoubleExtensions
                           ? 2
                           : 1;
@@ -483,14 +482,14 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       if (tt_capture && !capture) r += 1;
       if (gives_check) r -= 1;
       if (m == ss->killers[0] || m == ss->killers[1] || m == counter) r -= 1;
-      if (!capture) r -= std::clamp(history / 8000, -2, 2);
+      if (!capture) r -= std::clamp(history / tune::LmrHistoryDivisor, -2, 2);
       const int d = std::clamp(new_depth - r, 1, new_depth);
       score = -search<NodeType::NonPV>(-alpha - 1, -alpha, d, true, ss + 1);
       if (score > alpha && d < new_depth) {
         // The reduced search beat alpha: how clearly decides the depth of the full one. Far
         // above the best so far, it earns a ply more; barely above, a ply less suffices.
-        new_depth += int(score > best_score + kDeeperMargin + 2 * new_depth) -
-                     int(score < best_score + kShallowerMargin);
+        new_depth += int(score > best_score + tune::LmrDeeperMargin + 2 * new_depth) -
+                     int(score < best_score + tune::LmrShallowerMargin);
         if (d < new_depth)
           score = -search<NodeType::NonPV>(-alpha - 1, -alpha, new_depth, !cut_node, ss + 1);
       }
@@ -652,7 +651,7 @@ int Worker::qsearch(int alpha, int beta, StackEntry* ss) {
       return best_score;
     }
     alpha = std::max(alpha, best_score);
-    futility_base = static_eval + 150;
+    futility_base = static_eval + tune::QsFutilityMargin;
   }
 
   // Step 5. Captures and queen promotions; every evasion when in check

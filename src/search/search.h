@@ -185,6 +185,7 @@ class Worker {
   void update_quiet_stats(StackEntry* ss, Move m, int bonus);
   void update_continuation(StackEntry* ss, Piece pc, Square to, int bonus);
   [[nodiscard]] int reduction(bool improving, int depth, int move_count) const;
+  void init_reductions();
   [[nodiscard]] RootMove* find_root_move(Move m);
   [[nodiscard]] bool root_move_searchable(Move m) const;
   void report_iteration(int depth);

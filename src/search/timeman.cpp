@@ -2,14 +2,13 @@
 
 #include <algorithm>
 
+#include "search/tunables.h"
+
 namespace tessera::search {
 
 namespace {
 // No budget goes below this: enough for a depth-1 search, never a reason to lose on time.
 constexpr std::int64_t kMinimumMs = 1;
-// Neither budget takes more than this share of what is left after the reserve: the rest
-// covers the moves after this one when the increment alone no longer does.
-constexpr double kMaxShareOfLeft = 0.6;
 }  // namespace
 
 // The reserve (TimeManager::kReserveMs): with the engine's search and two busy loops more than
@@ -48,12 +47,14 @@ void TimeManager::init(const SearchLimits& limits, Color us, int game_ply, int m
     maximum = mtg == 1 ? left * 7 / 10 : std::min(left * 4 / 10, optimum * 5);
   } else {
     // Sudden death: assume the game lasts long; early moves get slightly less.
-    const int horizon = std::max(50 - game_ply / 4, 25);
+    const int horizon = std::max(tune::TmHorizon - game_ply / 4, tune::TmHorizon / 2);
     optimum = left / horizon + inc;
     maximum = std::min(left / 3, optimum * 5);
   }
   if (ponder_enabled) optimum += optimum / 4;
-  const auto cap = std::int64_t(double(left) * kMaxShareOfLeft);
+  // Neither budget takes more than a share of what is left after the reserve: the rest covers
+  // the moves after this one when the increment alone no longer does.
+  const std::int64_t cap = left * tune::TmMaxSharePct / 100;
   optimum = std::min(optimum, cap);
   maximum = std::min(maximum, cap);
   optimum_ = std::max(optimum, kMinimumMs);
@@ -64,10 +65,16 @@ std::int64_t TimeManager::soft_limit_ms(const IterationSignals& s) const {
   if (s.single_legal_move) return std::max<std::int64_t>(optimum_ / 5, kMinimumMs);
   // Each factor is about 1 for a typical move, so that on average a move spends about its
   // optimum and the clock drains as planned.
-  const double stability = std::clamp(1.3 - 0.06 * s.depths_since_best_changed, 0.85, 1.3);
-  const double node_share = std::clamp(1.0 + 2.0 * (0.85 - s.best_move_node_share), 0.7, 1.8);
-  const double instability = 1.0 + 1.2 * s.best_move_changes;
-  const double falling = std::clamp(1.0 + s.score_drop / 150.0, 0.8, 1.5);
+  const double stability_base = tune::TmStabilityBasePct / 100.0;
+  const double stability =
+      std::clamp(stability_base - tune::TmStabilityStepPct / 100.0 * s.depths_since_best_changed,
+                 std::min(tune::TmStabilityFloorPct / 100.0, stability_base), stability_base);
+  const double node_share =
+      std::clamp(1.0 + tune::TmNodeShareSlopePct / 100.0 *
+                           (tune::TmNodeSharePivotPct / 100.0 - s.best_move_node_share),
+                 0.7, 1.8);
+  const double instability = 1.0 + tune::TmInstabilityPct / 100.0 * s.best_move_changes;
+  const double falling = std::clamp(1.0 + double(s.score_drop) / tune::TmFallingDivisor, 0.8, 1.5);
   const double limit = double(optimum_) * stability * node_share * instability * falling;
   return std::clamp(std::int64_t(limit), kMinimumMs, maximum_);
 }

@@ -18,6 +18,7 @@
 #include "core/position.h"
 #include "engine/engine.h"
 #include "engine/strength.h"
+#include "search/tunables.h"
 #include "uci/bench.h"
 #include "uci/eval_report.h"
 #include "uci/go.h"
@@ -56,7 +57,7 @@ class Session {
     std::string_view name;
     Handler handler;
   };
-  static const std::array<Command, 13> kCommands;
+  static const std::array<Command, 14> kCommands;
 
   void dispatch(const Words& words);
 
@@ -73,6 +74,9 @@ class Session {
   void cmd_display(const Words&);
   void cmd_eval(const Words&);
   void cmd_bench(const Words& words);
+  void cmd_spsa(const Words&);
+  // setoption for a tunable constant of a tune build (search/tunables.h).
+  void set_tunable(const search::tune::Tunable& tunable, const std::optional<std::string>& text);
 
   void run_perft(int depth);
   [[nodiscard]] std::string apply_option(const OptionSpec& spec, const OptionValue& option);
@@ -115,7 +119,7 @@ class Session {
   engine::Engine engine_;
 };
 
-const std::array<Session::Command, 13> Session::kCommands = {{
+const std::array<Session::Command, 14> Session::kCommands = {{
     {"uci", &Session::cmd_uci},
     {"isready", &Session::cmd_isready},
     {"setoption", &Session::cmd_setoption},
@@ -129,6 +133,7 @@ const std::array<Session::Command, 13> Session::kCommands = {{
     {"d", &Session::cmd_display},
     {"eval", &Session::cmd_eval},
     {"bench", &Session::cmd_bench},
+    {"spsa", &Session::cmd_spsa},
 }};
 
 Session::Session(std::ostream& out, std::vector<ExtraCommand> extra_commands)
@@ -201,6 +206,10 @@ void Session::cmd_uci(const Words&) {
   std::vector<std::string> lines = {"id name Tessera " TESSERA_VERSION,
                                     "id author The Tessera developers"};
   for (const OptionSpec& spec : kOptions) lines.push_back(option_line(spec));
+  if constexpr (search::tune::kEnabled)
+    for (const search::tune::Tunable& t : search::tune::tunables())
+      lines.push_back(fmt::format("option name {} type spin default {} min {} max {}", t.name,
+                                  t.default_value, t.min, t.max));
   lines.emplace_back("uciok");
   out_.lines(lines);
 }
@@ -218,6 +227,9 @@ void Session::cmd_setoption(const Words& words) {
   const SetOption request = parse_setoption(words);
   if (!request.error.empty()) return report_error(request.error);
   const OptionSpec* spec = find_option(request.name);
+  if (spec == nullptr && search::tune::kEnabled)
+    if (const search::tune::Tunable* tunable = search::tune::find_tunable(request.name))
+      return set_tunable(*tunable, request.value);
   if (spec == nullptr) return report_error(fmt::format("no option named '{}'", request.name));
   const OptionValue value = check_option_value(*spec, request.value);
   if (!value.error.empty()) return report_error(value.error);
@@ -238,6 +250,33 @@ void Session::cmd_setoption(const Words& words) {
   if (const std::string error = apply_option(*spec, value); !error.empty())
     return report_error(error);
   current = value.value;
+}
+
+void Session::set_tunable(const search::tune::Tunable& tunable,
+                          const std::optional<std::string>& text) {
+  // Checked as a spin option of the tunable's range would be (OptionId is only a label here).
+  const OptionSpec spec{OptionId::Threads,     tunable.name, OptionType::Spin,
+                        tunable.default_value, tunable.min,  tunable.max};
+  const OptionValue value = check_option_value(spec, text);
+  if (!value.error.empty()) return report_error(value.error);
+  if (*tunable.value == int(value.value)) return;
+  if (awaiting_bestmove())
+    return report_error(
+        fmt::format("option '{}' cannot change during a search; send it after stop", tunable.name));
+  ensure_idle();
+  *tunable.value = int(value.value);
+}
+
+// OpenBench's SPSA input, one line a tunable: "name, int, value, min, max, c_end, r_end". A
+// normal build lists the defaults it was compiled with (and has no such options to set).
+void Session::cmd_spsa(const Words&) {
+  std::vector<std::string> lines;
+  for (const search::tune::Tunable& t : search::tune::tunables())
+    lines.push_back(search::tune::spsa_line(t));
+  out_.lines(lines);
+  if constexpr (!search::tune::kEnabled)
+    info_string(
+        "these constants are compiled in; a tune build (make TUNE=ON) sets them as options");
 }
 
 void Session::cmd_ucinewgame(const Words&) {
