@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "search/timeman.h"
+#include "search/tunables.h"
 
 namespace tessera::search {
 namespace {
@@ -139,7 +140,10 @@ TEST(TimeManager, SoftLimitGrowsWithDoubtAndShrinksWithStability) {
   typical.depths_since_best_changed = 5;
   typical.best_move_node_share = 0.85;
   const std::int64_t base = tm.soft_limit_ms(typical);
-  EXPECT_NEAR(double(base), double(tm.optimum_ms()), double(tm.optimum_ms()) * 0.05);
+  // A typical move stops starting iterations at a fixed share of its optimum (the iteration
+  // under way then runs on past it).
+  const double share = tune::TmIterationStopPct / 100.0;
+  EXPECT_NEAR(double(base), double(tm.optimum_ms()) * share, double(tm.optimum_ms()) * 0.05);
 
   IterationSignals settled = typical;
   settled.depths_since_best_changed = 12;

@@ -63,8 +63,10 @@ void TimeManager::init(const SearchLimits& limits, Color us, int game_ply, int m
 
 std::int64_t TimeManager::soft_limit_ms(const IterationSignals& s) const {
   if (s.single_legal_move) return std::max<std::int64_t>(optimum_ / 5, kMinimumMs);
-  // Each factor is about 1 for a typical move, so that on average a move spends about its
-  // optimum and the clock drains as planned.
+  // Each factor is about 1 for a typical move. An iteration begun just before the limit runs
+  // on past it (the next one costs about as much as all before it), so the limit is a share
+  // of the scaled optimum: measured at 10+0.1 without it, moves spent about 1.5 times their
+  // optimum and the clock was gone by move 30 (docs/measurements.md).
   const double stability_base = tune::TmStabilityBasePct / 100.0;
   const double stability =
       std::clamp(stability_base - tune::TmStabilityStepPct / 100.0 * s.depths_since_best_changed,
@@ -75,7 +77,8 @@ std::int64_t TimeManager::soft_limit_ms(const IterationSignals& s) const {
                  0.7, 1.8);
   const double instability = 1.0 + tune::TmInstabilityPct / 100.0 * s.best_move_changes;
   const double falling = std::clamp(1.0 + double(s.score_drop) / tune::TmFallingDivisor, 0.8, 1.5);
-  const double limit = double(optimum_) * stability * node_share * instability * falling;
+  const double limit = double(optimum_) * tune::TmIterationStopPct / 100.0 * stability *
+                       node_share * instability * falling;
   return std::clamp(std::int64_t(limit), kMinimumMs, maximum_);
 }
 

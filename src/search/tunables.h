@@ -65,6 +65,7 @@
   /* Time management (timeman.cpp) */                                                         \
   X(TmHorizon, 50, 25, 80, 3)                                                                 \
   X(TmMaxSharePct, 60, 40, 85, 3)                                                             \
+  X(TmIterationStopPct, 65, 30, 100, 4)                                                       \
   X(TmStabilityBasePct, 130, 100, 170, 4)                                                     \
   X(TmStabilityStepPct, 6, 0, 15, 1)                                                          \
   X(TmStabilityFloorPct, 85, 50, 100, 3)                                                      \
