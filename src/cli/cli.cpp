@@ -75,7 +75,7 @@ const std::vector<CommandFlags>& command_flags() {
        "tessera datagen --output FILE [flags]",
        {"games", "nodes", "soft-nodes", "depth", "threads", "hash", "seed", "random-plies",
         "max-plies", "output", "format", "append", "openings", "chess960", "chess960-starts",
-        "opening-bound", "nnue", "eval-file"}},
+        "opening-bound", "nnue", "eval-file", "first-game"}},
       {"datagen-stats", "tessera datagen-stats FILE", {}},
       {"datagen-convert",
        "tessera datagen-convert INPUT... --output FILE [--format chains|records] [--append]",

@@ -23,6 +23,8 @@ void add_datagen_options(cxxopts::Options& options) {
       "eval-file", "datagen: with --nnue, this network file instead of the embedded one",
       cxxopts::value<std::string>())("append",
                                      "datagen: add to the end of --output instead of replacing it")(
+      "first-game", "datagen: index of the first game (0); resumes a stopped run with --append",
+      cxxopts::value<std::string>())(
       "openings", "datagen: EPD/FEN file (or PGN: each game's last position) of starts",
       cxxopts::value<std::string>());
 }
@@ -54,6 +56,7 @@ std::optional<datagen::DatagenConfig> datagen_config(const cxxopts::ParseResult&
   bool ok = read_flag(parsed, "games", 1, 100000000, c.games, error) &&
             read_flag<std::uint64_t>(parsed, "nodes", 1, kU64Max, c.nodes, error) &&
             read_flag(parsed, "threads", 1, 256, c.threads, error) &&
+            read_flag(parsed, "first-game", 0, 2'000'000'000, c.first_game, error) &&
             read_flag<std::size_t>(parsed, "hash", 1, std::size_t(1) << 20, c.hash_mb, error) &&
             read_flag<std::uint64_t>(parsed, "seed", 0, kU64Max, c.seed, error) &&
             read_flag(parsed, "max-plies", 1, 100000, c.max_plies, error) &&

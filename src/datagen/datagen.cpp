@@ -309,7 +309,7 @@ int run_datagen(const DatagenConfig& config, std::ostream& out, std::ostream& er
         while (failure.empty() && !halt.load()) {
           const int index = next_game.fetch_add(1);
           if (index >= config.games) break;
-          auto game = player.play(index);
+          auto game = player.play(config.first_game + index);
           if (!game) break;
           buffer.put(index, std::move(*game));
         }
@@ -376,8 +376,10 @@ int run_datagen(const DatagenConfig& config, std::ostream& out, std::ostream& er
              double(positions) / std::max(seconds, 1e-3),
              config.append ? "appended to" : "written to", config.output);
   if (written < config.games) {
-    fmt::print(out, "datagen: stopped after {} of {} games; the file holds every game before\n",
-               written, config.games);
+    fmt::print(out,
+               "datagen: stopped after {} of {} games; the file holds every game before (resume "
+               "with --append --first-game {})\n",
+               written, config.games, config.first_game + written);
     return 130;
   }
   return 0;

@@ -23,6 +23,10 @@ namespace tessera::datagen {
 
 struct DatagenConfig {
   int games = 100;
+  // The index of the first game: a run plays games first_game .. first_game + games - 1. A game
+  // is a function of the seed and its index alone, so a run stopped after W games is resumed,
+  // byte for byte, with --append and first_game increased by W.
+  int first_game = 0;
   int threads = 1;             // games played at once, one single-threaded engine each
   std::uint64_t nodes = 5000;  // per search; ignored when depth > 0 or soft_nodes > 0
   // > 0: no new iteration once a search has passed this many nodes, and a hard stop at
