@@ -24,6 +24,11 @@ Client/bench.py and calls them as Client/worker.py does.
   commit's, right for a copy of the default network).
 - Not the client's, but what a worker needs: `ldd` of each binary lists system libraries
   only (the make build is standalone).
+- genfens.create_genfens_opening_book, as a DATAGEN workload calls it (two threads, each its
+  own seed), with no book, with no book and `dfrc`, with a Chess960 EPD book (named FRC, as
+  OpenBench's Chess960 books are; its lines from --frc-source, default the shared Chess960
+  perft suite) and with a PGN book; each must give exactly the openings asked for, and the
+  engine must accept every one of them (in Chess960 mode where it is one).
 
 Prints PASS or FAIL for each check and exits 1 if any failed. Works in a temporary folder,
 removed at the end unless --keep.
@@ -118,6 +123,65 @@ def build_and_bench(utils, bench, args, sha, zipball, net_path, expected):
                f"({args.threads} at once), the expected {expected}")
     except utils.OpenBenchBadBenchException as error:
         report(False, f"bench ({label})", f"{error.message} (expected {expected})")
+    return out_path
+
+
+PGN_BOOK = """[Event "a"]
+[Result "*"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *
+
+[Event "b"]
+[Result "*"]
+
+1. d4 Nf6 2. c4 e6 3. Nc3 Bb4 4. Qc2 O-O *
+"""
+
+
+def epd_to_fen(line):
+    """The client's EPD line (`... hmvc H; fmvn F;`) back to a FEN."""
+    fields = line.replace(";", "").split()
+    return " ".join(fields[:4] + [fields[5], fields[7]])
+
+
+def check_genfens(genfens, binary, args):
+    """`binary` relative to the working folder, as the worker names it (Engines/<name>)."""
+    frc_lines = []
+    if os.path.isfile(args.frc_source):
+        with open(args.frc_source) as f:
+            frc_lines = [line.split(";")[0].strip() for line in f if line.strip()][:40]
+    os.makedirs("Books", exist_ok=True)
+    with open(os.path.join("Books", "openbench-FRC-check.epd"), "w") as f:
+        f.write("\n".join(frc_lines) + "\n")
+    with open(os.path.join("Books", "openbench-check.pgn"), "w") as f:
+        f.write(PGN_BOOK)
+    cases = [("no book", "None", "", False), ("no book, dfrc", "None", "dfrc", True),
+             ("Chess960 EPD book", os.path.join("Books", "openbench-FRC-check.epd"), "", True),
+             ("PGN book", os.path.join("Books", "openbench-check.pgn"), "", False)]
+    for label, book, extra, chess960 in cases:
+        if "FRC" in book and not frc_lines:
+            report(False, f"genfens ({label})", f"no Chess960 positions in {args.frc_source}")
+            continue
+        out_path = os.path.join("Books", "openbench.genfens.epd")
+        with open(out_path, "w") as out:
+            gen_args = {"N": 4, "book": book, "seeds": [11, 12], "extra": extra,
+                        "engine": binary, "threads": 2, "output": out}
+            try:
+                genfens.create_genfens_opening_book(gen_args)
+            except Exception as error:  # the client's OpenBenchFailedGenfensException and others
+                report(False, f"genfens ({label})", getattr(error, "message", str(error)))
+                continue
+        with open(out_path) as f:
+            lines = [line.strip() for line in f if line.strip()]
+        commands = ["uci"] + (["setoption name UCI_Chess960 value true"] if chess960 else [])
+        for line in lines:
+            commands += [f"position fen {epd_to_fen(line)}", "isready"]
+        answer = subprocess.run([os.path.abspath(binary)], input="\n".join(commands + ["quit"]) + "\n",
+                                capture_output=True, text=True, timeout=60).stdout
+        errors = [l for l in answer.splitlines() if l.startswith("info string error")]
+        report(len(lines) == 8 and not errors, f"genfens ({label})",
+               f"{len(lines)} openings of 8, {len(errors)} refused by the engine"
+               + (f": {errors[0]}" if errors else f"; first: {lines[0] if lines else '-'}"))
 
 
 def main():
@@ -131,6 +195,9 @@ def main():
     parser.add_argument("--jobs", type=int, help="make -jN instead of the worker's plain -j")
     parser.add_argument("--nice", type=int, help="run make under nice -n N")
     parser.add_argument("--keep", action="store_true", help="keep the working folder")
+    parser.add_argument("--frc-source", default=os.path.join(ROOT, "..", "shared", "data", "perft",
+                                                             "fischer.epd"),
+                        help="Chess960 positions (EPD) for the FRC book check")
     args = parser.parse_args()
 
     client = os.path.join(os.path.abspath(args.openbench), "Client")
@@ -139,6 +206,7 @@ def main():
     sys.path.insert(0, client)
     try:
         import bench  # noqa: E402  (the client's modules import each other by plain name)
+        import genfens
         import utils
     except ImportError as error:
         report(False, "import Client/utils.py and Client/bench.py", str(error))
@@ -176,7 +244,9 @@ def main():
         os.chdir(work)
         os.makedirs("Engines")
         os.makedirs("Networks")
-        build_and_bench(utils, bench, args, sha, zipball, None, expected)
+        binary = build_and_bench(utils, bench, args, sha, zipball, None, expected)
+        if binary:
+            check_genfens(genfens, binary, args)
         if args.evalfile:
             with open(os.path.join(cwd, args.evalfile), "rb") as f:
                 content = f.read()
