@@ -29,6 +29,7 @@
 #include "datagen/record_file.h"
 #include "engine/engine.h"
 #include "game/game_rules.h"
+#include "genfens_lines.h"
 #include "temp_dir.h"
 
 namespace tessera {
@@ -416,17 +417,7 @@ TEST(ChainDatagen, SoftNodeLimitEndsAnIterationPastIt) {
 
 // ----- genfens
 
-[[nodiscard]] std::vector<std::string> genfens(const std::vector<std::string>& words) {
-  std::string error;
-  const auto request = datagen::parse_genfens(words, error);
-  EXPECT_TRUE(request) << error;
-  std::vector<std::string> lines;
-  if (!request) return lines;
-  const bool ran = datagen::run_genfens(
-      *request, [&](const std::string& l) { lines.push_back(l); }, error);
-  EXPECT_TRUE(ran) << error;
-  return lines;
-}
+using test::genfens;
 
 TEST(Genfens, PrintsPlayablePositionsDeterminedBySeed) {
   const auto lines = genfens({"6", "seed", "42", "book", "None"});

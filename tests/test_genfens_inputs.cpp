@@ -22,6 +22,7 @@
 #include "datagen/genfens.h"
 #include "datagen/openings.h"
 #include "game/game_rules.h"
+#include "genfens_lines.h"
 #include "temp_dir.h"
 
 namespace tessera {
@@ -36,18 +37,7 @@ void write_text(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
 }
 
-// genfens's output lines for the words after `genfens`.
-[[nodiscard]] std::vector<std::string> genfens(const std::vector<std::string>& words) {
-  std::string error;
-  const auto request = datagen::parse_genfens(words, error);
-  EXPECT_TRUE(request) << error;
-  std::vector<std::string> lines;
-  if (!request) return lines;
-  const bool ran = datagen::run_genfens(
-      *request, [&](const std::string& l) { lines.push_back(l); }, error);
-  EXPECT_TRUE(ran) << error;
-  return lines;
-}
+using test::genfens;
 
 // The FENs of the `info string genfens` lines.
 [[nodiscard]] std::vector<std::string> fens_of(const std::vector<std::string>& lines) {

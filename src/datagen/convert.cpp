@@ -155,18 +155,6 @@ class RecordGrouper {
   return written;
 }
 
-[[nodiscard]] bool read_file(const std::string& path, std::string& bytes, std::string& error) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  if (in) buffer << in.rdbuf();
-  if (!in || in.bad()) {
-    error = fmt::format("cannot read '{}'", path);
-    return false;
-  }
-  bytes = std::move(buffer).str();
-  return true;
-}
-
 // bzip2-compressed PGN (a `.pgn.bz2`), whole or a member of an archive.
 [[nodiscard]] bool convert_bzip2_pgn(const std::string& compressed, const std::string& name,
                                      DataWriter& writer, std::uint64_t& skipped,
@@ -186,7 +174,7 @@ class RecordGrouper {
 [[nodiscard]] bool convert_pgn(const std::string& path, InputKind kind, DataWriter& writer,
                                std::uint64_t& skipped, std::ostream& err) {
   std::string bytes, error;
-  if (!read_file(path, bytes, error)) {
+  if (!read_whole_file(path, bytes, error)) {
     fmt::print(err, "error: {}\n", error);
     return false;
   }

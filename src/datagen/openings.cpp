@@ -42,17 +42,15 @@ namespace {
 [[nodiscard]] bool load_pgn_openings(const std::string& path, bool chess960,
                                      std::vector<std::string>& fens, std::string& error,
                                      std::string* warning) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  if (in) text << in.rdbuf();
-  if (!in || in.bad()) {
+  std::string text;
+  if (!read_whole_file(path, text, error)) {
     error = fmt::format("cannot read the openings file '{}'", path);
     return false;
   }
   std::uint64_t skipped = 0;
   std::string first_skip;
   pgn_end_positions(
-      text.str(), path, chess960, [&](const Position& pos) { fens.push_back(pos.fen()); },
+      text, path, chess960, [&](const Position& pos) { fens.push_back(pos.fen()); },
       [&](const std::string& why) {
         if (skipped++ == 0) first_skip = why;
       });

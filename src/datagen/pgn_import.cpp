@@ -294,18 +294,21 @@ void pgn_end_positions(const std::string& text, const std::string& name, bool ch
 bool import_pgn(const std::string& path, const std::function<void(const GameChain&)>& on_game,
                 const std::function<void(const std::string&)>& on_skip, PgnImportStats& stats,
                 std::string& error) {
+  std::string text;
+  if (!read_whole_file(path, text, error)) return false;
+  import_pgn_text(text, path, on_game, on_skip, stats);
+  return true;
+}
+
+bool read_whole_file(const std::string& path, std::string& bytes, std::string& error) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = fmt::format("cannot read '{}'", path);
-    return false;
-  }
   std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) {
+  if (in) buffer << in.rdbuf();
+  if (!in || in.bad()) {
     error = fmt::format("cannot read '{}'", path);
     return false;
   }
-  import_pgn_text(buffer.str(), path, on_game, on_skip, stats);
+  bytes = std::move(buffer).str();
   return true;
 }
 

@@ -28,6 +28,10 @@ struct PgnImportStats {
 
 // Reads `path` and calls `on_game` with each converted game; `on_skip` gets a one-line reason
 // for each skipped one. False and `error` when the file cannot be read.
+// Reads the whole file at `path` into `bytes`; false and "cannot read '<path>'" in `error` when
+// it cannot be opened or read.
+[[nodiscard]] bool read_whole_file(const std::string& path, std::string& bytes, std::string& error);
+
 [[nodiscard]] bool import_pgn(const std::string& path,
                               const std::function<void(const GameChain&)>& on_game,
                               const std::function<void(const std::string&)>& on_skip,
