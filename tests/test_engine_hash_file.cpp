@@ -10,8 +10,14 @@
 #include <iostream>
 #include <string>
 
+#include "core/movegen.h"
+#include "core/position.h"
 #include "engine/engine.h"
 #include "engine_recorder.h"
+#include "eval/evaluate.h"
+#include "eval/nnue/network.h"
+#include "search/tt.h"
+#include "search/tt_file.h"
 #include "temp_dir.h"
 
 namespace tessera::engine {
@@ -198,6 +204,48 @@ TEST(EngineHashFile, ARefusedLoadKeepsTheTableAndHashStillResizes) {
   ASSERT_EQ(reloaded.error, "");
   EXPECT_TRUE(reloaded.rehashed);
   EXPECT_EQ(reloaded.entries, before.entries);
+}
+
+// The table keeps the evaluator's own verdict on each position it evaluated (before fifty-move
+// scaling and corrections), so that a later visit need not evaluate again, and it names the
+// evaluator, so that another one does not take these verdicts for its own.
+TEST(EngineHashFile, TheTableKeepsTheEvaluatorsVerdictAndNamesTheEvaluator) {
+  TempDir dir;
+  Recorder rec;
+  Engine engine(rec.callbacks());
+  ASSERT_EQ(engine.set_hash_mb(1), "");
+  engine.set_use_network(false);
+  ASSERT_EQ(engine.set_position("startpos", {}), "");
+  SearchLimits limits;
+  limits.depth = 7;
+  (void)engine.search_sync(limits, true);
+  engine.set_hash_file(dir.file("hce.hash"));
+  ASSERT_EQ(engine.save_hash_file().error, "");
+
+  search::TranspositionTable tt;
+  ASSERT_EQ(tt.resize(1), "");
+  ASSERT_EQ(search::load_tt_file(tt, dir.file("hce.hash")).error, "");
+  EXPECT_EQ(tt.evaluator(), eval::nnue::kHandCraftedFingerprint);
+  const Position start = Position::startpos();
+  int evaluated = 0;
+  for (const Move m : MoveList(start)) {
+    Position child = start;
+    child.make_move(m);
+    const search::TTProbe p = tt.probe(child.key());
+    if (!p.hit || p.data.eval == search::kNone) continue;
+    ++evaluated;
+    EXPECT_EQ(p.data.eval, eval::evaluate(child)) << child.fen();
+  }
+  EXPECT_GE(evaluated, 15);  // nearly every reply to the first move was evaluated
+
+  // The network names itself by its fingerprint.
+  engine.set_use_network(true);
+  if (!engine.network_in_use()) GTEST_SKIP() << "this build has no usable network";
+  (void)engine.search_sync(limits, true);
+  ASSERT_EQ(engine.save_hash_file().error, "");
+  ASSERT_EQ(search::load_tt_file(tt, dir.file("hce.hash")).error, "");
+  EXPECT_NE(tt.evaluator(), eval::nnue::kHandCraftedFingerprint);
+  EXPECT_NE(tt.evaluator(), 0u);
 }
 
 }  // namespace

@@ -27,14 +27,17 @@ TEST(TranspositionTable, PackingRoundTripsEveryField) {
   for (int score : {-kMate, -kMateInMaxPly, -1234, -1, 0, 1, 999, kMateInMaxPly, kMate}) {
     for (int depth : {-1, 0, 1, 17, 100, kMaxPly - 1}) {
       for (Bound b : {Bound::Upper, Bound::Lower, Bound::Exact}) {
-        const Move m = Move(Square(12), Square(28), MoveKind::Promotion, QUEEN);
-        const TTData d =
-            TranspositionTable::unpack(TranspositionTable::pack(0xBEEF, m, score, depth, b, 45));
-        EXPECT_EQ(d.move, m);
-        EXPECT_EQ(d.score, score);
-        EXPECT_EQ(d.depth, depth);
-        EXPECT_EQ(d.bound, b);
-        EXPECT_EQ(d.generation, 45);
+        for (bool pv : {false, true}) {
+          const Move m = Move(Square(12), Square(28), MoveKind::Promotion, QUEEN);
+          const TTData d = TranspositionTable::unpack(
+              TranspositionTable::pack(0xBEEF, m, score, depth, b, pv, 29));
+          EXPECT_EQ(d.move, m);
+          EXPECT_EQ(d.score, score);
+          EXPECT_EQ(d.depth, depth);
+          EXPECT_EQ(d.bound, b);
+          EXPECT_EQ(d.pv, pv);
+          EXPECT_EQ(d.generation, 29);
+        }
       }
     }
   }
@@ -93,22 +96,23 @@ TEST(TranspositionTable, ShallowBoundDoesNotOverwriteDeepEntryOfTheSameSearch) {
 }
 
 TEST(TranspositionTable, ReplacesSameKeyFirstThenTheShallowestEntry) {
+  static_assert(TranspositionTable::kEntriesPerCluster == 3);
   TranspositionTable tt;
   ASSERT_EQ(tt.resize_clusters_for_testing(1), "");
-  const int depths[4] = {10, 3, 7, 5};
-  for (int i = 0; i < 4; ++i) {
+  const int depths[3] = {10, 3, 7};
+  for (int i = 0; i < 3; ++i) {
     const Key k = key_with_check(std::uint16_t(100 + i));
     tt.probe(k).writer.write(k, i, depths[i], Bound::Exact, Move::none());
   }
-  for (int i = 0; i < 4; ++i) EXPECT_TRUE(tt.probe(key_with_check(std::uint16_t(100 + i))).hit);
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(tt.probe(key_with_check(std::uint16_t(100 + i))).hit);
 
   // Same key: updated in place, nothing else evicted.
   const Key k0 = key_with_check(100);
   tt.probe(k0).writer.write(k0, 77, 11, Bound::Exact, Move::none());
-  for (int i = 0; i < 4; ++i) EXPECT_TRUE(tt.probe(key_with_check(std::uint16_t(100 + i))).hit);
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(tt.probe(key_with_check(std::uint16_t(100 + i))).hit);
   EXPECT_EQ(tt.probe(k0).data.score, 77);
 
-  // A new key evicts the shallowest entry (depth 3), then the next shallowest (depth 5).
+  // A new key evicts the shallowest entry (depth 3), then the next shallowest.
   const Key k5 = key_with_check(200);
   tt.probe(k5).writer.write(k5, 0, 1, Bound::Exact, Move::none());
   EXPECT_FALSE(tt.probe(key_with_check(101)).hit);
@@ -120,13 +124,12 @@ TEST(TranspositionTable, ReplacesSameKeyFirstThenTheShallowestEntry) {
   EXPECT_FALSE(tt.probe(k5).hit);
   EXPECT_TRUE(tt.probe(key_with_check(100)).hit);
   EXPECT_TRUE(tt.probe(key_with_check(102)).hit);
-  EXPECT_TRUE(tt.probe(key_with_check(103)).hit);
 }
 
 TEST(TranspositionTable, OldGenerationsAreReplacedBeforeFreshShallowEntries) {
   TranspositionTable tt;
   ASSERT_EQ(tt.resize_clusters_for_testing(1), "");
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < 3; ++i) {
     const Key k = key_with_check(std::uint16_t(300 + i));
     tt.probe(k).writer.write(k, 0, 12, Bound::Exact, Move::none());
   }
@@ -139,8 +142,79 @@ TEST(TranspositionTable, OldGenerationsAreReplacedBeforeFreshShallowEntries) {
   EXPECT_TRUE(tt.probe(a).hit);
   EXPECT_TRUE(tt.probe(b).hit);
   int old_left = 0;
-  for (int i = 0; i < 4; ++i) old_left += tt.probe(key_with_check(std::uint16_t(300 + i))).hit;
-  EXPECT_EQ(old_left, 2);
+  for (int i = 0; i < 3; ++i) old_left += tt.probe(key_with_check(std::uint16_t(300 + i))).hit;
+  EXPECT_EQ(old_left, 1);
+}
+
+TEST(TranspositionTable, AnEvaluationIsStoredOnAMissAndKeptByResultsWithoutOne) {
+  TranspositionTable tt;
+  const Key key = 0x2468ACE013579BDFULL;
+  tt.probe(key).writer.write_eval(key, -321, true);
+  TTProbe p = tt.probe(key);
+  ASSERT_TRUE(p.hit);
+  EXPECT_EQ(p.data.eval, -321);
+  EXPECT_EQ(p.data.bound, Bound::None);  // no result: nothing to cut off on
+  EXPECT_EQ(p.data.score, kNone);
+  EXPECT_EQ(p.data.move, Move::none());
+  EXPECT_TRUE(p.data.pv);
+  // A result that brings no evaluation (a node in check) keeps the stored one.
+  p.writer.write(key, 55, 6, Bound::Lower, some_move(8, 16), kNone, false);
+  p = tt.probe(key);
+  ASSERT_TRUE(p.hit);
+  EXPECT_EQ(p.data.eval, -321);
+  EXPECT_EQ(p.data.score, 55);
+  EXPECT_FALSE(p.data.pv);
+  p.writer.write(key, 56, 7, Bound::Exact, Move::none(), 99, true);
+  EXPECT_EQ(tt.probe(key).data.eval, 99);
+  EXPECT_EQ(tt.probe(key ^ 1).data.eval, kNone);  // a miss has none
+}
+
+TEST(TranspositionTable, ANewPositionNeverInheritsTheEvaluationItDisplaces) {
+  TranspositionTable tt;
+  ASSERT_EQ(tt.resize_clusters_for_testing(1), "");
+  for (int i = 0; i < 3; ++i) {
+    const Key k = key_with_check(std::uint16_t(500 + i));
+    tt.probe(k).writer.write(k, 0, 10 + i, Bound::Exact, Move::none(), 100 + i);
+  }
+  const Key fresh = key_with_check(600);
+  tt.probe(fresh).writer.write(fresh, 0, 20, Bound::Exact, Move::none());
+  const TTProbe p = tt.probe(fresh);
+  ASSERT_TRUE(p.hit);
+  EXPECT_EQ(p.data.eval, kNone);
+  EXPECT_FALSE(tt.probe(key_with_check(500)).hit);  // the shallowest went
+  EXPECT_EQ(tt.probe(key_with_check(501)).data.eval, 101);
+}
+
+TEST(TranspositionTable, AnEvaluationOnlyEntryIsTheFirstToBeReplaced) {
+  TranspositionTable tt;
+  ASSERT_EQ(tt.resize_clusters_for_testing(1), "");
+  const Key only_eval = key_with_check(700);
+  tt.probe(only_eval).writer.write_eval(only_eval, 12, false);
+  for (int i = 0; i < 2; ++i) {
+    const Key k = key_with_check(std::uint16_t(701 + i));
+    tt.probe(k).writer.write(k, 0, -1, Bound::Upper, Move::none(), 5);  // quiescence drafts
+  }
+  const Key fresh = key_with_check(710);
+  tt.probe(fresh).writer.write(fresh, 0, -1, Bound::Upper, Move::none(), 6);
+  EXPECT_FALSE(tt.probe(only_eval).hit);
+  EXPECT_TRUE(tt.probe(key_with_check(701)).hit);
+  EXPECT_TRUE(tt.probe(key_with_check(702)).hit);
+}
+
+TEST(TranspositionTable, AnotherEvaluatorForgetsTheEvaluationsButNotTheResults) {
+  TranspositionTable tt;
+  const Key key = 0x1111222233334444ULL;
+  tt.set_evaluator(7);
+  tt.probe(key).writer.write(key, 40, 9, Bound::Exact, some_move(12, 20), 33);
+  tt.set_evaluator(7);
+  EXPECT_EQ(tt.probe(key).data.eval, 33);
+  tt.set_evaluator(8);
+  const TTProbe p = tt.probe(key);
+  ASSERT_TRUE(p.hit);
+  EXPECT_EQ(p.data.eval, kNone);
+  EXPECT_EQ(p.data.score, 40);
+  EXPECT_EQ(p.data.move, some_move(12, 20));
+  EXPECT_EQ(tt.evaluator(), 8u);
 }
 
 TEST(TranspositionTable, HashfullCountsCurrentGenerationOnly) {

@@ -30,6 +30,8 @@ struct Stored {
   int depth;
   Bound bound;
   Move move;
+  int eval;
+  bool pv;
 };
 
 // `count` random keys with distinct data, stored in `tt` (sparse enough that none evicts
@@ -38,9 +40,14 @@ std::vector<Stored> fill(TranspositionTable& tt, int count, std::uint64_t seed) 
   std::mt19937_64 rng(seed);
   std::vector<Stored> stored;
   for (int i = 0; i < count; ++i) {
-    const Stored s{rng(), i - count / 2, 1 + i % 40, Bound(1 + i % 3),
-                   Move(Square(i % 64), Square((i * 7 + 1) % 64))};
-    tt.probe(s.key).writer.write(s.key, s.score, s.depth, s.bound, s.move);
+    const Stored s{rng(),
+                   i - count / 2,
+                   1 + i % 40,
+                   Bound(1 + i % 3),
+                   Move(Square(i % 64), Square((i * 7 + 1) % 64)),
+                   i % 5 == 0 ? kNone : 3 * i - count,
+                   i % 2 == 0};
+    tt.probe(s.key).writer.write(s.key, s.score, s.depth, s.bound, s.move, s.eval, s.pv);
     stored.push_back(s);
   }
   return stored;
@@ -49,14 +56,17 @@ std::vector<Stored> fill(TranspositionTable& tt, int count, std::uint64_t seed) 
 std::vector<std::uint64_t> snapshot(const TranspositionTable& tt) {
   std::vector<std::uint64_t> raw;
   for (std::size_t c = 0; c < tt.cluster_count(); ++c)
-    for (int s = 0; s < TranspositionTable::kEntriesPerCluster; ++s)
+    for (int s = 0; s < TranspositionTable::kEntriesPerCluster; ++s) {
       raw.push_back(tt.raw_entry(c, s));
+      raw.push_back(std::uint64_t(tt.raw_eval(c, s)));
+    }
   return raw;
 }
 
 std::size_t entries_in(const TranspositionTable& tt) {
   std::size_t n = 0;
-  for (const std::uint64_t raw : snapshot(tt)) n += raw != 0;
+  for (std::size_t c = 0; c < tt.cluster_count(); ++c)
+    for (int s = 0; s < TranspositionTable::kEntriesPerCluster; ++s) n += tt.raw_entry(c, s) != 0;
   return n;
 }
 
@@ -68,6 +78,8 @@ void expect_all_found(const TranspositionTable& tt, const std::vector<Stored>& s
     EXPECT_EQ(p.data.depth, s.depth);
     EXPECT_EQ(p.data.bound, s.bound);
     EXPECT_EQ(p.data.move, s.move);
+    EXPECT_EQ(p.data.eval, s.eval);
+    EXPECT_EQ(p.data.pv, s.pv);
   }
 }
 
@@ -106,6 +118,7 @@ TEST(HashFile, SameSizeRoundTripRestoresEveryEntryAndTheGeneration) {
   TranspositionTable tt;
   ASSERT_EQ(tt.resize(1), "");
   for (int i = 0; i < 5; ++i) tt.new_search();
+  tt.set_evaluator(0xABCDEF);
   const std::vector<Stored> stored = fill(tt, 3000, 1);
   const HashFileResult saved = save_tt_file(tt, dir.file("t.hash"));
   ASSERT_EQ(saved.error, "");
@@ -125,6 +138,15 @@ TEST(HashFile, SameSizeRoundTripRestoresEveryEntryAndTheGeneration) {
   other.new_search();
   EXPECT_EQ(other.generation(), 5);
   expect_all_found(other, stored);
+  // The evaluations are the saved evaluator's: another one forgets them, and only them.
+  EXPECT_EQ(other.evaluator(), 0xABCDEFu);
+  other.set_evaluator(0x123);
+  for (const Stored& s : stored) {
+    const TTProbe p = other.probe(s.key);
+    ASSERT_TRUE(p.hit);
+    EXPECT_EQ(p.data.eval, kNone);
+    EXPECT_EQ(p.data.score, s.score);
+  }
 }
 
 TEST(HashFile, AnEmptyTableRoundTrips) {
@@ -163,7 +185,7 @@ TEST(HashFile, ATableOfAnotherSizeFindsEveryEntryAfterRehashing) {
   TempDir dir;
   TranspositionTable tt;
   ASSERT_EQ(tt.resize_clusters_for_testing(4096), "");
-  const std::vector<Stored> stored = fill(tt, 300, 5);
+  const std::vector<Stored> stored = fill(tt, 200, 5);  // at most three meet in a cluster
   ASSERT_EQ(save_tt_file(tt, dir.file("t.hash")).error, "");
   for (const std::size_t clusters : {2048u, 1024u, 3000u, 1500u, 8192u, 5000u, 40960u}) {
     TranspositionTable other;
@@ -184,18 +206,20 @@ TEST(HashFile, ATableOfAnotherSizeFindsEveryEntryAfterRehashing) {
 TEST(HashFile, ShrinkingKeepsTheMostValuableEntries) {
   TempDir dir;
   TranspositionTable tt;
-  ASSERT_EQ(tt.resize_clusters_for_testing(64), "");
-  (void)fill(tt, 200, 6);  // about three per cluster
+  ASSERT_EQ(tt.resize_clusters_for_testing(128), "");
+  (void)fill(tt, 200, 6);  // one or two per cluster
   ASSERT_EQ(save_tt_file(tt, dir.file("t.hash")).error, "");
   TranspositionTable one;
   ASSERT_EQ(one.resize_clusters_for_testing(1), "");
   ASSERT_EQ(load_tt_file(one, dir.file("t.hash")).error, "");
-  // Four entries survive, all of the greatest depth in the source (five entries have it).
+  // Three entries survive, all of the greatest depth in the source (five entries have it).
   int deepest = 0;
-  for (const std::uint64_t raw : snapshot(tt))
-    if (raw != 0) deepest = std::max(deepest, TranspositionTable::unpack(raw).depth);
-  ASSERT_EQ(entries_in(one), 4u);
-  for (int s = 0; s < 4; ++s)
+  for (std::size_t c = 0; c < tt.cluster_count(); ++c)
+    for (int s = 0; s < TranspositionTable::kEntriesPerCluster; ++s)
+      if (tt.raw_entry(c, s) != 0)
+        deepest = std::max(deepest, TranspositionTable::unpack(tt.raw_entry(c, s)).depth);
+  ASSERT_EQ(entries_in(one), 3u);
+  for (int s = 0; s < 3; ++s)
     EXPECT_EQ(TranspositionTable::unpack(one.raw_entry(0, s)).depth, deepest);
 }
 
@@ -291,7 +315,12 @@ TEST_F(HashFileRejection, AnotherFileEntirely) {
 
 TEST_F(HashFileRejection, WrongVersion) {
   edit_header(path_, [](TTFileHeader& h) { h.version = kTTFileVersion + 1; });
-  expect_refused(path_, "format version 2");
+  expect_refused(path_, "format version 3");
+}
+
+TEST_F(HashFileRejection, AVersionOneFileIsNamedAsAnOlderFormat) {
+  edit_header(path_, [](TTFileHeader& h) { h.version = 1; });
+  expect_refused(path_, "format version 1, from an older Tessera");
 }
 
 TEST_F(HashFileRejection, WrongKeyFingerprint) {
@@ -300,7 +329,7 @@ TEST_F(HashFileRejection, WrongKeyFingerprint) {
 }
 
 TEST_F(HashFileRejection, AnotherEntryLayout) {
-  edit_header(path_, [](TTFileHeader& h) { h.entry_size = 10; });
+  edit_header(path_, [](TTFileHeader& h) { h.entry_size = 8; });
   expect_refused(path_, "another layout");
 }
 

@@ -116,16 +116,23 @@ bool Worker::previous_move_quiet(const StackEntry* ss) const {
   return prev.is_ok() && prev.kind() == MoveKind::Normal && pos_->state().captured.is_none();
 }
 
-int Worker::static_evaluation(int ply) {
-  const int v = shared_.config.network
-                    ? eval::with_endgame_knowledge(
-                          *pos_, *eval_cache_,
-                          eval::nnue::evaluate(*shared_.config.network, (*accumulators_)[ply],
-                                               pos_->side_to_move()))
-                    : eval::evaluate(*pos_, *eval_cache_);
+int Worker::evaluator_verdict(int ply) {
+  return shared_.config.network
+             ? eval::with_endgame_knowledge(
+                   *pos_, *eval_cache_,
+                   eval::nnue::evaluate(*shared_.config.network, (*accumulators_)[ply],
+                                        pos_->side_to_move()))
+             : eval::evaluate(*pos_, *eval_cache_);
+}
+
+int Worker::fifty_move_scaled(int verdict) const {
   // An advantage that has made no capture or pawn move for long is drifting towards the
   // fifty-move draw: shrink it, so the search prefers lines that make progress.
-  return v * (kFiftyMoveScaleBase - pos_->rule50()) / kFiftyMoveScaleBase;
+  return verdict * (kFiftyMoveScaleBase - pos_->rule50()) / kFiftyMoveScaleBase;
+}
+
+int Worker::cached_verdict(const TTProbe& tt, int ply) {
+  return tt.hit && tt.data.eval != kNone ? tt.data.eval : evaluator_verdict(ply);
 }
 
 void Worker::unmake_null_move() { pos_->unmake_null_move(); }
@@ -215,6 +222,8 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   if (!root && tt_move && !(pos.pseudo_legal(tt_move) && pos.legal(tt_move)))
     tt_move = Move::none();
   const bool tt_capture = tt_move && pos.is_noisy(tt_move);
+  // On a principal variation now or once (the singular verification keeps its node's mark).
+  if (!excluded) ss->tt_pv = pv_node || (tt.hit && tt.data.pv);
 
   if (!pv_node && !excluded && tt.hit && tt.data.depth >= depth && tt_score != kNone &&
       (int(tt.data.bound) & int(tt_score >= beta ? Bound::Lower : Bound::Upper)) &&
@@ -243,7 +252,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
                                                : Bound::Exact;
         if (b == Bound::Exact || (b == Bound::Lower ? v >= beta : v <= alpha)) {
           tt.writer.write(key, score_to_tt(v, ply), std::min(depth + 6, kMaxPly - 1), b,
-                          Move::none());
+                          Move::none(), kNone, ss->tt_pv);
           return v;
         }
         if (pv_node) {
@@ -258,8 +267,10 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     }
   }
 
-  // Step 7. Static evaluation, refined by the table score when its bound allows
+  // Step 7. Static evaluation (the table's, when it has one), refined by the table score when
+  // its bound allows
   int eval = kNone;
+  int verdict = kNone;  // the evaluator's, as the table keeps it
   int raw_eval = kNone;
   // Out of check: where this node's corrections are read now and learnt at the end (Step 23).
   CorrectionKeys corrections{};
@@ -271,7 +282,9 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     // score belongs to the excluded move, so it does not refine it.
     eval = ss->static_eval;
   } else {
-    raw_eval = static_evaluation(ply);
+    verdict = cached_verdict(tt, ply);
+    if (!tt.hit) tt.writer.write_eval(key, verdict, ss->tt_pv);
+    raw_eval = fifty_move_scaled(verdict);
     corrections = correction_keys(ss);
     ss->static_eval = eval = corrected_eval(*histories_, us, corrections, raw_eval);
     if (tt.hit && tt_score != kNone &&
@@ -350,7 +363,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       unmake_move(m);
       if (shared_.stop.load(std::memory_order_relaxed)) return 0;
       if (v >= probcut_beta) {
-        tt.writer.write(key, score_to_tt(v, ply), depth - 3, Bound::Lower, m);
+        tt.writer.write(key, score_to_tt(v, ply), depth - 3, Bound::Lower, m, verdict, ss->tt_pv);
         return v;
       }
     }
@@ -440,7 +453,11 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       if (m == tt_move && !excluded && depth >= tune::SingularMinDepth && tt.hit &&
           (int(tt.data.bound) & int(Bound::Lower)) && tt.data.depth >= depth - 3 &&
           !is_decisive(tt_score)) {
-        const int singular_beta = tt_score - tune::SingularMarginX10 * depth / 10;
+        // A node once on a principal variation is worth more care: its move must stand out
+        // further before it is called singular.
+        const int margin_x10 =
+            tune::SingularMarginX10 + tune::SingularTtPvX10 * int(ss->tt_pv && !pv_node);
+        const int singular_beta = tt_score - margin_x10 * depth / 10;
         ss->excluded_move = m;
         const int v = search<NodeType::NonPV>(singular_beta - 1, singular_beta, (depth - 1) / 2,
                                               cut_node, ss);
@@ -475,7 +492,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     int score = -kInfinite;
     if (depth >= 2 && move_count > 1 + int(root) && (!capture || bad_capture)) {
       int r = reduction(improving, depth, move_count);
-      if (pv_node) r -= 1;
+      if (ss->tt_pv) r -= 1;  // a principal variation, now or once
       if (cut_node) r += 1;
       // Most replies so far refuted their move: this looks like a node where all fail low.
       if ((ss + 1)->cutoff_count > 3) r += 1;
@@ -599,7 +616,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
 
   // Step 24. Store the result (not for a partial root search of a secondary MultiPV line)
   if (!excluded && !(root && pv_idx_ > 0))
-    tt.writer.write(key, score_to_tt(best_score, ply), depth, bound, best_move);
+    tt.writer.write(key, score_to_tt(best_score, ply), depth, bound, best_move, verdict, ss->tt_pv);
   return best_score;
 }
 
@@ -633,9 +650,12 @@ int Worker::qsearch(int alpha, int beta, StackEntry* ss) {
   // Step 4. Stand pat: outside check the side to move may decline every capture
   int best_score = -kInfinite;
   int futility_base = -kInfinite;
+  const bool tt_pv = tt.hit && tt.data.pv;
+  int verdict = kNone;
   if (!in_check) {
+    verdict = cached_verdict(tt, ply);
     const int static_eval = corrected_eval(*histories_, pos.side_to_move(), correction_keys(ss),
-                                           static_evaluation(ply));
+                                           fifty_move_scaled(verdict));
     best_score = static_eval;
     // The table score is a better estimate, but in PV nodes standing pat on it would cut the
     // principal variation short.
@@ -646,8 +666,9 @@ int Worker::qsearch(int alpha, int beta, StackEntry* ss) {
       // Standing pat proves only a bound: outside the PV, meet beta halfway (see
       // damped_fail_high).
       if (!pv_node) best_score = damped_fail_high(best_score, beta, 1);
-      if (!tt.hit)
-        tt.writer.write(key, score_to_tt(best_score, ply), kDepthQs, Bound::Lower, Move::none());
+      if (!tt.hit || tt.data.bound == Bound::None)
+        tt.writer.write(key, score_to_tt(best_score, ply), kDepthQs, Bound::Lower, Move::none(),
+                        verdict, tt_pv);
       return best_score;
     }
     alpha = std::max(alpha, best_score);
@@ -711,7 +732,7 @@ int Worker::qsearch(int alpha, int beta, StackEntry* ss) {
 
   // Step 10. Store the result
   tt.writer.write(key, score_to_tt(best_score, ply), in_check ? kDepthQsCheck : kDepthQs,
-                  best_score >= beta ? Bound::Lower : Bound::Upper, best_move);
+                  best_score >= beta ? Bound::Lower : Bound::Upper, best_move, verdict, tt_pv);
   return best_score;
 }
 

@@ -154,6 +154,7 @@ class Worker {
     int static_eval = kNone;
     int move_count = 0;
     bool in_check = false;
+    bool tt_pv = false;  // on a principal variation now, or once (the table's mark)
     PieceToHistory* continuation = nullptr;  // of current_move; the sentinel if none
     int double_extensions = 0;  // singular moves extended by two plies on the path to here
     int cutoff_count = 0;       // beta cutoffs among the children of the parent node so far
@@ -171,7 +172,13 @@ class Worker {
   void make_null_move(StackEntry* ss);
   void unmake_null_move();
   // The static evaluation of the position at `ply`: the network's when one is set.
-  [[nodiscard]] int static_evaluation(int ply);
+  [[nodiscard]] int static_evaluation(int ply) { return fifty_move_scaled(evaluator_verdict(ply)); }
+  // The evaluator's verdict on the position at `ply`, as the table keeps it: before the
+  // fifty-move scaling and the corrections.
+  [[nodiscard]] int evaluator_verdict(int ply);
+  // The table's verdict when it holds one, else the evaluator's.
+  [[nodiscard]] int cached_verdict(const TTProbe& tt, int ply);
+  [[nodiscard]] int fifty_move_scaled(int verdict) const;
   // Where the correction histories keep what they learnt about the node at `ss`.
   [[nodiscard]] CorrectionKeys correction_keys(const StackEntry* ss) const;
   // True when the move into this node was a plain quiet move (no capture, promotion, castling

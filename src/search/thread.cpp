@@ -78,6 +78,8 @@ void SearchPool::start(const Position& pos, const SearchLimits& limits, const Se
                     config.ponder_enabled);
 
   tt_.new_search();
+  tt_.set_evaluator(config.network ? config.network->fingerprint()
+                                   : eval::nnue::kHandCraftedFingerprint);
   // Fathom's root probe is not for concurrent use: it runs here, once, before any thread.
   shared_.root_tablebase = probe_root_tablebases(pos, config);
   for (auto& w : workers_) w->prepare(pos, limits.searchmoves);

@@ -1,12 +1,20 @@
 // Transposition table: a fixed-size hash of search results shared by all search threads.
 //
 // Policy. The table is an array of clusters; a cluster is one aligned 32-byte block (half a
-// cache line) holding four entries, and a position maps to exactly one cluster, chosen by the
-// high half of (key * cluster count), so any table size works. Each entry is packed into one
-// 64-bit word: a 16-bit verification key (the key's low 16 bits, independent of the index), the
-// best or refuting move, the score, the draft, the bound and a 6-bit generation that ages
-// entries from earlier searches. Mate scores are stored relative to the storing node and turned
-// back into root-relative scores on the way out (score_to_tt / score_from_tt).
+// cache line) holding three 10-byte entries, and a position maps to exactly one cluster, chosen
+// by the high half of (key * cluster count), so any table size works. An entry is a 64-bit word
+// (a 16-bit verification key, the key's low 16 bits, independent of the index; the best or
+// refuting move; the score; the draft; the bound; a ttPv bit, set when the position was once on
+// a principal variation; a 5-bit generation that ages entries from earlier searches) and a
+// 16-bit static evaluation; the cluster's last two bytes are unused. Mate scores are stored
+// relative to the storing node and turned back into root-relative scores on the way out
+// (score_to_tt / score_from_tt).
+//
+// The evaluation is the evaluator's verdict on the position before any search-dependent
+// adjustment (fifty-move scaling, correction histories), so a hit saves evaluating again. A node
+// that misses stores an entry with its evaluation and no result (bound None, the lowest draft),
+// which any real result overwrites. Evaluations belong to one evaluator: the table remembers
+// which (set_evaluator) and forgets every evaluation when it changes.
 //
 // Replacement: an entry with the same verification key is reused; otherwise the empty or least
 // valuable entry of the cluster is overwritten, value being the draft minus a penalty for each
@@ -14,11 +22,12 @@
 // A store into an entry that already holds the same key overwrites it only when it is exact,
 // comes from a newer search, or is not much shallower than what is there.
 //
-// Races are allowed by design: threads read and write entries without locks, but always a
-// whole entry at once (a relaxed std::atomic<uint64_t>), so an entry is never torn and
-// ThreadSanitizer has nothing to report. What a probe returns may still come from another
-// position whose keys collide; callers must therefore verify a table move with
-// Position::pseudo_legal and Position::legal before they use it, and treat the score as a hint.
+// Races are allowed by design: threads read and write without locks, but always a whole word
+// at once (relaxed atomics: the 64-bit entry word, the 16-bit evaluation), so nothing is torn
+// and ThreadSanitizer has nothing to report. An entry word and its evaluation may still come
+// from different writes, and a probe may match another position whose keys collide; callers
+// must therefore verify a table move with Position::pseudo_legal and Position::legal before
+// they use it, and treat the score and the evaluation as hints.
 //
 // The keys are the same in every run (core/zobrist.h), so the table can be saved to a file and
 // loaded in a later run: see tt_file.h, which uses the whole-table access below.
@@ -53,13 +62,19 @@ namespace tessera::search {
 // The decoded content of one entry.
 struct TTData {
   Move move = Move::none();
-  int score = 0;  // node-relative (convert with score_from_tt)
+  int score = 0;  // node-relative (convert with score_from_tt); kNone in an evaluation-only entry
   int depth = 0;
-  Bound bound = Bound::None;
+  Bound bound = Bound::None;  // None: the entry holds only an evaluation
+  bool pv = false;            // the position was once on a principal variation
   int generation = 0;
+  int eval = kNone;  // the evaluator's static evaluation, or kNone
 };
 
 class TranspositionTable;
+
+// The draft of an entry that holds only an evaluation: the lowest storable, below every
+// quiescence draft, so such an entry is the first to be replaced.
+inline constexpr int kTTDepthNone = -8;
 
 // The high 64 bits of a 64 x 64-bit product: maps a key uniformly onto [0, n).
 [[nodiscard]] inline std::size_t mul_hi64(std::uint64_t a, std::uint64_t b) {
@@ -72,15 +87,23 @@ class TranspositionTable;
 class TTWriter {
  public:
   TTWriter() = default;
-  // Stores a result. `score` must already be node-relative (score_to_tt).
-  void write(Key key, int score, int depth, Bound bound, Move move) const;
+  // Stores a result. `score` must already be node-relative (score_to_tt); `eval` is the
+  // static evaluation (kNone when the node has none, for instance in check).
+  void write(Key key, int score, int depth, Bound bound, Move move, int eval = kNone,
+             bool pv = false) const;
+  // Stores only the static evaluation of a position the table does not hold yet.
+  void write_eval(Key key, int eval, bool pv) const {
+    write(key, kNone, kTTDepthNone, Bound::None, Move::none(), eval, pv);
+  }
 
  private:
   friend class TranspositionTable;
 
-  TTWriter(std::atomic<std::uint64_t>* slot, std::uint8_t generation, std::uint8_t key_bits)
-      : slot_(slot), generation_(generation), key_bits_(key_bits) {}
+  TTWriter(std::atomic<std::uint64_t>* slot, std::atomic<std::int16_t>* eval_slot,
+           std::uint8_t generation, std::uint8_t key_bits)
+      : slot_(slot), eval_slot_(eval_slot), generation_(generation), key_bits_(key_bits) {}
   std::atomic<std::uint64_t>* slot_ = nullptr;
+  std::atomic<std::int16_t>* eval_slot_ = nullptr;
   std::uint8_t generation_ = 0;
   std::uint8_t key_bits_ = 0;
 };
@@ -93,9 +116,9 @@ struct TTProbe {
 
 class TranspositionTable {
  public:
-  static constexpr int kEntriesPerCluster = 4;
+  static constexpr int kEntriesPerCluster = 3;
   static constexpr std::size_t kMaxMb = std::size_t(1) << 20;  // 1 TiB, far above any machine
-  static constexpr int kDepthOffset = 8;  // depths from -8 up are storable (quiescence uses <= 0)
+  static constexpr int kDepthOffset = -kTTDepthNone;  // depths from kTTDepthNone up are storable
 
   TranspositionTable();  // 1 MiB, so that a table always exists
   ~TranspositionTable();
@@ -109,6 +132,10 @@ class TranspositionTable {
   // Starts a new search: entries written from now on belong to a new generation.
   void new_search() { generation_ = std::uint8_t((generation_ + 1) & kGenerationMask); }
   [[nodiscard]] int generation() const { return generation_; }
+  // Names the evaluator whose evaluations the coming searches store (a nonzero fingerprint
+  // that differs between evaluators); when it changes, the stored evaluations are forgotten.
+  void set_evaluator(std::uint64_t fingerprint);
+  [[nodiscard]] std::uint64_t evaluator() const { return evaluator_; }
 
   [[nodiscard]] TTProbe probe(Key key) const;
   // Starts loading the cluster of `key` into the cache (the caller will probe it soon).
@@ -142,35 +169,49 @@ class TranspositionTable {
   [[nodiscard]] std::uint64_t raw_entry(std::size_t cluster, int slot) const {
     return clusters_[cluster].entry[slot].load(std::memory_order_relaxed);
   }
-  void set_raw_entry(std::size_t cluster, int slot, std::uint64_t raw) {
+  [[nodiscard]] int raw_eval(std::size_t cluster, int slot) const {
+    return clusters_[cluster].eval[slot].load(std::memory_order_relaxed);
+  }
+  void set_raw_entry(std::size_t cluster, int slot, std::uint64_t raw, int eval) {
     clusters_[cluster].entry[slot].store(raw, std::memory_order_relaxed);
+    clusters_[cluster].eval[slot].store(std::int16_t(eval), std::memory_order_relaxed);
   }
   void set_generation(int generation) {
     generation_ = std::uint8_t(std::uint64_t(generation) & kGenerationMask);
   }
+  // Sets the evaluator without forgetting anything: the loaded evaluations are the file's.
+  void set_evaluator_of_contents(std::uint64_t fingerprint) { evaluator_ = fingerprint; }
   // Makes this an empty table of `other`'s size; on failure it stays as it was (see resize).
   [[nodiscard]] std::string allocate_like(const TranspositionTable& other) {
     return allocate(other.cluster_count_, other.mb_);
   }
-  // Exchanges the entries, size and generation (not the collision mode) with `other`.
+  // Exchanges the entries, size, generation and evaluator (not the collision mode) with
+  // `other`.
   void swap_contents(TranspositionTable& other) noexcept;
   // The replacement value of an entry when the current generation is `current`: deep and
   // recent entries are worth keeping.
   [[nodiscard]] static int worth(const TTData& d, int current);
 
   // The packing, public for the tests.
-  static constexpr std::uint64_t kGenerationMask = 63;
+  static constexpr std::uint64_t kGenerationMask = 31;
   [[nodiscard]] static std::uint64_t pack(std::uint16_t key16, Move move, int score, int depth,
-                                          Bound bound, std::uint8_t generation);
+                                          Bound bound, bool pv, std::uint8_t generation);
+  // The entry word's fields; the evaluation, kept beside the word, is left at kNone.
   [[nodiscard]] static TTData unpack(std::uint64_t raw);
   [[nodiscard]] static std::uint16_t key16(Key key) { return std::uint16_t(key); }
 
  private:
   struct alignas(32) Cluster {
     std::atomic<std::uint64_t> entry[kEntriesPerCluster];
+    std::atomic<std::int16_t> eval[kEntriesPerCluster];
+    std::uint16_t unused;
   };
-  static_assert(sizeof(std::atomic<std::uint64_t>) == 8, "an entry is one 64-bit word");
-  static_assert(std::atomic<std::uint64_t>::is_always_lock_free, "entries must be lock-free");
+  static_assert(sizeof(std::atomic<std::uint64_t>) == 8, "an entry word is 64 bits");
+  static_assert(sizeof(std::atomic<std::int16_t>) == 2, "an evaluation is 16 bits");
+  static_assert(std::atomic<std::uint64_t>::is_always_lock_free &&
+                    std::atomic<std::int16_t>::is_always_lock_free,
+                "entries must be lock-free");
+  static_assert(kNone <= INT16_MAX && -kNone >= INT16_MIN, "evaluations and kNone fit 16 bits");
   static_assert(sizeof(Cluster) == 32 && alignof(Cluster) == 32,
                 "a cluster fills exactly one aligned 32-byte slot of a cache line");
 
@@ -182,6 +223,7 @@ class TranspositionTable {
   std::unique_ptr<Cluster[]> clusters_;
   std::size_t cluster_count_ = 0;
   std::size_t mb_ = 0;
+  std::uint64_t evaluator_ = 0;
   std::uint8_t generation_ = 0;
   std::uint8_t key_bits_ = 0;
 };

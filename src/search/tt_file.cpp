@@ -90,6 +90,7 @@ void add_words(TTFileChecksum& sum, const T& object) {
     r.cluster = c;
     for (int s = 0; s < TranspositionTable::kEntriesPerCluster; ++s) {
       r.entries[std::size_t(s)] = tt.raw_entry(c, s);
+      r.set_eval(s, tt.raw_eval(c, s));
       entries += r.entries[std::size_t(s)] != 0;
     }
     if (chunk.size() == kRecordsPerChunk && !flush_chunk()) return std::strerror(errno);
@@ -111,6 +112,7 @@ HashFileResult save_tt_file(const TranspositionTable& tt, const std::string& pat
   header.key_bits = std::uint8_t(tt.key_bits());
   header.cluster_count = tt.cluster_count();
   header.table_mb = tt.size_mb();
+  header.evaluator = tt.evaluator();
   for (std::size_t c = 0; c < tt.cluster_count(); ++c) header.record_count += !cluster_empty(tt, c);
 
   const std::string temp = path + ".tmp";
@@ -160,33 +162,38 @@ ClusterRange rehash_range(std::uint64_t cluster, std::uint64_t old_clusters, std
 
 namespace {
 
-// Puts `raw` into `cluster` of the rehashed table: over an entry with the same check if it is
-// worth more than that one, else into an empty slot, else over the least valuable entry if it
-// is worth more.
-void place(TranspositionTable& tt, std::size_t cluster, std::uint64_t raw, int current) {
+// Puts `raw` and its evaluation into `cluster` of the rehashed table: over an entry with the
+// same check if it is worth more than that one, else into an empty slot, else over the least
+// valuable entry if it is worth more.
+void place(TranspositionTable& tt, std::size_t cluster, std::uint64_t raw, int eval, int current) {
   const int value = TranspositionTable::worth(TranspositionTable::unpack(raw), current);
   int victim = -1;
   int victim_value = INT_MAX;
   for (int s = 0; s < TranspositionTable::kEntriesPerCluster; ++s) {
     const std::uint64_t old = tt.raw_entry(cluster, s);
     const TTData d = TranspositionTable::unpack(old);
-    if (d.bound != Bound::None && std::uint16_t(old) == std::uint16_t(raw)) {
-      if (value > TranspositionTable::worth(d, current)) tt.set_raw_entry(cluster, s, raw);
+    if (old != 0 && std::uint16_t(old) == std::uint16_t(raw)) {
+      if (value > TranspositionTable::worth(d, current)) tt.set_raw_entry(cluster, s, raw, eval);
       return;
     }
-    const int v = d.bound == Bound::None ? INT_MIN : TranspositionTable::worth(d, current);
+    const int v = old == 0 ? INT_MIN : TranspositionTable::worth(d, current);
     if (v < victim_value) {
       victim = s;
       victim_value = v;
     }
   }
-  if (victim_value < value) tt.set_raw_entry(cluster, victim, raw);
+  if (victim_value < value) tt.set_raw_entry(cluster, victim, raw, eval);
 }
 
 // Checks the header against this build and the table; "" when it can be loaded.
 [[nodiscard]] std::string check_header(const TTFileHeader& h, const TranspositionTable& tt,
                                        std::uint64_t file_size, const std::string& path) {
   if (h.magic != kTTFileMagic) return fmt::format("'{}' is not a Tessera hash file", path);
+  if (h.version == 1)
+    return fmt::format(
+        "hash file '{}' has format version 1, from an older Tessera (four entries to a cluster, "
+        "no evaluations); this build reads version {}: search again and save a new file",
+        path, kTTFileVersion);
   if (h.version != kTTFileVersion)
     return fmt::format("hash file '{}' has format version {}; this build reads version {}", path,
                        h.version, kTTFileVersion);
@@ -271,16 +278,16 @@ HashFileResult load_tt_file(TranspositionTable& tt, const std::string& path) {
       next_cluster = r.cluster + 1;
       for (int s = 0; s < TranspositionTable::kEntriesPerCluster; ++s) {
         const std::uint64_t raw = r.entries[std::size_t(s)];
-        if (TranspositionTable::unpack(raw).bound == Bound::None) continue;
+        if (raw == 0) continue;
         ++result.entries;
         if (same_size) {
-          staging.set_raw_entry(std::size_t(r.cluster), s, raw);
+          staging.set_raw_entry(std::size_t(r.cluster), s, raw, r.eval(s));
           continue;
         }
         const ClusterRange range = rehash_range(r.cluster, header.cluster_count, std::uint16_t(raw),
                                                 staging.cluster_count());
         for (std::uint64_t c = range.first; c <= range.last; ++c)
-          place(staging, std::size_t(c), raw, header.generation);
+          place(staging, std::size_t(c), raw, r.eval(s), header.generation);
       }
     }
   }
@@ -296,6 +303,7 @@ HashFileResult load_tt_file(TranspositionTable& tt, const std::string& path) {
   // The next search, which starts a new generation, continues the saved one: the loaded
   // entries count as its own, so they do not age and shallower results do not displace them.
   staging.set_generation(header.generation - 1);
+  staging.set_evaluator_of_contents(header.evaluator);
   tt.swap_contents(staging);
   result.rehashed = !same_size;
   result.file_clusters = header.cluster_count;

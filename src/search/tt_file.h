@@ -3,11 +3,13 @@
 // Policy. A saved table is only of use to a run with the same Zobrist keys, entry packing and
 // index function; the keys come from a fixed seed (core/zobrist.h), so every build of this
 // version qualifies, and the header records a fingerprint of the key table and the layout so
-// that any other file is refused. A file is the 64-byte header below, then one record per
-// non-empty cluster in increasing cluster order (the cluster's index, then its four raw
-// entries), then a 64-bit checksum of everything before it. Numbers are in the byte order of
-// the writer (little-endian on x86-64 and aarch64); a file of the other order is refused, as
-// its version reads wrong.
+// that any other file is refused. A file is the 72-byte header below, then one record per
+// non-empty cluster in increasing cluster order (the cluster's index, its three raw entry
+// words, then their three 16-bit evaluations in one word), then a 64-bit checksum of everything
+// before it. The header names the evaluator of the stored evaluations; a run with another
+// evaluator forgets them when it next searches (TranspositionTable::set_evaluator). Numbers are in
+// the byte order of the writer (little-endian on x86-64 and aarch64); a file of the other order is
+// refused, as its version reads wrong.
 //
 // Saving writes `path.tmp`, flushes it to the disk and renames it over `path`, so a crash or a
 // full disk leaves the old file or the new one, never half of one. Loading reads the whole
@@ -43,10 +45,11 @@
 namespace tessera::search {
 
 inline constexpr std::array<char, 8> kTTFileMagic = {'T', 'E', 'S', 'S', 'H', 'A', 'S', 'H'};
-// Version 1: entries packed as TranspositionTable::pack of this version, the cluster index the
-// high half of key * clusters, the check the key's low 16 bits. A change to any of these must
-// bump it.
-inline constexpr std::uint32_t kTTFileVersion = 1;
+// Version 2: entries packed as TranspositionTable::pack of this version (three to a cluster,
+// each with its evaluation), the cluster index the high half of key * clusters, the check the
+// key's low 16 bits. A change to any of these must bump it. Version 1 (four entries to a
+// cluster, no evaluations, a 6-bit generation) is refused by name.
+inline constexpr std::uint32_t kTTFileVersion = 2;
 
 // A digest of every Zobrist key: files written with other keys are refused.
 [[nodiscard]] constexpr std::uint64_t zobrist_fingerprint() {
@@ -69,9 +72,9 @@ inline constexpr std::uint32_t kTTFileVersion = 1;
 struct TTFileHeader {
   std::array<char, 8> magic = kTTFileMagic;
   std::uint32_t version = kTTFileVersion;
-  std::uint32_t header_size = 64;
+  std::uint32_t header_size = 72;
   std::uint64_t key_fingerprint = zobrist_fingerprint();
-  std::uint32_t entry_size = 8;
+  std::uint32_t entry_size = 10;
   std::uint32_t cluster_size = 32;
   std::uint32_t entries_per_cluster = TranspositionTable::kEntriesPerCluster;
   std::uint8_t generation = 0;  // the table's generation when saved
@@ -80,13 +83,21 @@ struct TTFileHeader {
   std::uint64_t cluster_count = 0;
   std::uint64_t table_mb = 0;  // as set by Hash (0 for a test table of a chosen cluster count)
   std::uint64_t record_count = 0;
+  std::uint64_t evaluator = 0;  // the fingerprint of the evaluator of the stored evaluations
 };
-static_assert(sizeof(TTFileHeader) == 64, "the header is 64 bytes with no padding");
+static_assert(sizeof(TTFileHeader) == 72, "the header is 72 bytes with no padding");
 
-// A record: a cluster's index and its entries as they are in memory.
+// A record: a cluster's index, its entry words, and their evaluations as 16-bit fields of one
+// word (entry i in bits 16i..16i+15).
 struct TTFileRecord {
   std::uint64_t cluster = 0;
   std::array<std::uint64_t, TranspositionTable::kEntriesPerCluster> entries{};
+  std::uint64_t evals = 0;
+
+  [[nodiscard]] int eval(int i) const { return std::int16_t(std::uint16_t(evals >> (16 * i))); }
+  void set_eval(int i, int eval) {
+    evals |= std::uint64_t(std::uint16_t(std::int16_t(eval))) << (16 * i);
+  }
 };
 static_assert(sizeof(TTFileRecord) == 40, "a record is 40 bytes with no padding");
 
@@ -109,6 +120,7 @@ class TTFileChecksum {
 [[nodiscard]] HashFileResult save_tt_file(const TranspositionTable& tt, const std::string& path);
 // Replaces `tt`'s contents by the file's, rehashed when its size differs; on any error `tt`
 // is unchanged. `entries` counts the entries read.
+// The loaded table's evaluator is the file's.
 [[nodiscard]] HashFileResult load_tt_file(TranspositionTable& tt, const std::string& path);
 
 // The clusters of a table of `new_clusters` that a key may map to, given that it maps to

@@ -50,6 +50,7 @@
   /* Extensions */                                                                            \
   X(SingularMinDepth, 8, 5, 12, 1)                                                            \
   X(SingularMarginX10, 20, 5, 50, 3)                                                          \
+  X(SingularTtPvX10, 10, 0, 30, 2)                                                            \
   X(DoubleExtMargin, 20, 0, 60, 4)                                                            \
   /* Root and quiescence */                                                                   \
   X(AspirationDelta, 15, 5, 40, 2)                                                            \

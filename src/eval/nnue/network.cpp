@@ -27,7 +27,9 @@ std::optional<Network> Network::from_parameters(const NetworkParameters& params,
     w->out_bias[b] = params.out_bias[from];
   }
   w->scale = params.scale;
-  return Network(std::shared_ptr<const NetworkWeights>(std::move(w)));
+  std::uint64_t fingerprint = fnv1a64(serialize(params));
+  if (fingerprint == kHandCraftedFingerprint) fingerprint += 1;
+  return Network(std::shared_ptr<const NetworkWeights>(std::move(w)), fingerprint);
 }
 
 std::optional<Network> Network::from_bytes(std::span<const std::uint8_t> bytes,

@@ -46,11 +46,19 @@ class Network {
   [[nodiscard]] const std::int16_t* row(int feature) const {
     return weights_->ft_weights.data() + std::size_t(feature) * kHidden;
   }
+  // A digest of the parameters (FNV-1a 64 of their file form): equal networks, equal
+  // fingerprints. Never kHandCraftedFingerprint.
+  [[nodiscard]] std::uint64_t fingerprint() const { return fingerprint_; }
 
  private:
-  explicit Network(std::shared_ptr<const NetworkWeights> w) : weights_(std::move(w)) {}
+  Network(std::shared_ptr<const NetworkWeights> w, std::uint64_t fingerprint)
+      : weights_(std::move(w)), fingerprint_(fingerprint) {}
   std::shared_ptr<const NetworkWeights> weights_;
+  std::uint64_t fingerprint_ = 0;
 };
+
+// The evaluator fingerprint of the hand-crafted evaluation (see Network::fingerprint).
+inline constexpr std::uint64_t kHandCraftedFingerprint = 0x48414E4443524146ULL;  // "HANDCRAF"
 
 // The instruction set of the kernels this build selected: "avx512", "avx2", "sse2", "neon" or
 // "scalar".
