@@ -171,6 +171,12 @@ class Position {
   // Repetition: a position seen before inside the search (`ply` plies from the root, two-fold),
   // or twice before in the game (three-fold).
   [[nodiscard]] bool is_repetition(int ply) const;
+  // Upcoming repetition: the side to move has a reversible move (its path clear) back to a
+  // position of the history since the last capture, pawn move or null move, so it can force a
+  // draw by repetition. The position it returns to must lie inside the search (`ply` plies from
+  // the root), or have been seen twice in the game; seen by the cuckoo table in a few XORs a
+  // ply, not by generating moves.
+  [[nodiscard]] bool has_upcoming_repetition(int ply) const;
   [[nodiscard]] bool has_insufficient_material() const;
   // Repetition, fifty-move rule (unless the side to move is checkmated) or insufficient material.
   [[nodiscard]] bool is_draw(int ply) const;
@@ -237,6 +243,9 @@ class Position {
   [[nodiscard]] std::string validate() const;
   void init_state();
   [[nodiscard]] Square valid_ep_square(Square candidate) const;
+  // Whether the state at `index` of the history repeats an earlier one since its own last
+  // irreversible move.
+  [[nodiscard]] bool repeats_earlier_state(int index) const;
 
   std::array<Piece, 64> board_{};
   std::array<Bitboard, kPieceTypeCount> by_type_{};

@@ -2,6 +2,7 @@
 // exchange, draws and UCI move notation.
 #include <algorithm>
 
+#include "core/cuckoo.h"
 #include "core/movegen.h"
 #include "core/position.h"
 
@@ -174,6 +175,37 @@ bool Position::is_repetition(int ply) const {
     if (states_[current - back].key != st.key) continue;
     if (back < ply) return true;   // repeated inside the search tree: two-fold is enough
     if (++seen == 2) return true;  // third occurrence in the game
+  }
+  return false;
+}
+
+bool Position::repeats_earlier_state(int index) const {
+  const StateInfo& st = states_[index];
+  const int end = std::min({st.rule50, st.plies_from_null, index});
+  for (int back = 4; back <= end; back += 2)
+    if (states_[index - back].key == st.key) return true;
+  return false;
+}
+
+// Walking back two plies at a time, `opponent_net` is the XOR of the opponent's moves' key
+// differences since that point: zero means its pieces stand where they stood, so the two
+// positions differ only by the side to move's moves, and if that difference is one reversible
+// move with a clear path, playing it repeats the earlier position.
+bool Position::has_upcoming_repetition(int ply) const {
+  const int current = int(states_.size()) - 1;
+  const StateInfo& st = state();
+  const int end = std::min({st.rule50, st.plies_from_null, current});
+  if (end < 3) return false;
+  const Key original = st.key;
+  Key opponent_net = original ^ states_[current - 1].key ^ kZobrist.side;
+  for (int back = 3; back <= end; back += 2) {
+    opponent_net ^= states_[current - back + 1].key ^ states_[current - back].key ^ kZobrist.side;
+    if (opponent_net != 0) continue;
+    const Move move = cuckoo_table().find(original ^ states_[current - back].key);
+    if (move.is_none()) continue;
+    if ((between_bb(move.from(), move.to()) ^ move.to().bb()) & pieces()) continue;
+    // Inside the search a two-fold repetition is a draw; before the root it must be the third.
+    if (back < ply || repeats_earlier_state(current - back)) return true;
   }
   return false;
 }
