@@ -4,6 +4,7 @@
 // for speed.
 #include <benchmark/benchmark.h>
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -96,12 +97,13 @@ void BM_NnueMakeUnmakeWithUpdate(benchmark::State& state) {
   Position pos = middlegame();
   const MoveList<GenType::All> moves(pos);
   Accumulator parent, child;
+  const auto cache = std::make_unique<AccumulatorCache>();
   refresh(net, pos, parent);
   for (auto _ : state) {
     for (const Move m : moves) {
       MoveDelta delta;
       pos.make_move(m, delta);
-      delta.apply(net, parent, child);
+      delta.apply(net, pos, parent, child, *cache);
       benchmark::DoNotOptimize(child);
       pos.unmake_move(m);
     }

@@ -22,11 +22,11 @@ namespace {
 using Bytes = std::vector<std::uint8_t>;
 
 // Parameters with every value distinct enough that a swapped or shifted field shows.
-[[nodiscard]] NetworkParameters sample_parameters(std::uint32_t hidden = kHidden,
-                                                  std::uint64_t seed = 1,
-                                                  std::uint32_t buckets = 1) {
+[[nodiscard]] NetworkParameters sample_parameters(
+    std::uint32_t hidden = kHidden, std::uint64_t seed = 1, std::uint32_t buckets = 1,
+    const KingBuckets& king_buckets = kSingleKingBucket) {
   std::mt19937_64 rng(seed);
-  auto p = NetworkParameters::zeros(hidden, buckets);
+  auto p = NetworkParameters::zeros(hidden, buckets, king_buckets);
   p.scale = 377;
   for (auto& v : p.ft_weights) v = std::int16_t(int(rng() % 65536) - 32768);
   for (auto& v : p.ft_bias) v = std::int16_t(int(rng() % 65536) - 32768);
@@ -200,8 +200,122 @@ TEST(NnueFile, WrongMagicIsRefused) {
 
 TEST(NnueFile, WrongVersionIsRefused) {
   auto b = serialize(sample_parameters());
-  write_u32(b, 8, 2);
-  EXPECT_NE(refusal(b).find("version 2"), std::string::npos);
+  write_u32(b, 8, 3);
+  EXPECT_NE(refusal(b).find("version 3"), std::string::npos);
+  write_u32(b, 8, 0);
+  EXPECT_NE(refusal(b).find("version 0"), std::string::npos);
+}
+
+// Version 2: the king-bucket block after the common header, covered by the checksum.
+[[nodiscard]] NetworkParameters bucketed_parameters(std::uint64_t seed = 3) {
+  return sample_parameters(kHidden, seed, kOutputBuckets, kDefaultKingBuckets);
+}
+
+TEST(NnueFile, KingBucketsRoundTripInVersionTwo) {
+  const auto p = bucketed_parameters();
+  const auto b = serialize(p);
+  ASSERT_FALSE(b.empty());
+  EXPECT_EQ(read_u32(b, 8), kKingBucketsFormatVersion);
+  EXPECT_EQ(read_u32(b, 44), 4u);  // king buckets
+  EXPECT_EQ(read_u32(b, 48), 1u);  // mirrored
+  EXPECT_TRUE(
+      std::equal(kDefaultKingBuckets.map.begin(), kDefaultKingBuckets.map.end(), b.begin() + 52));
+  EXPECT_EQ(b.size(), kKingBucketsHeaderSize +
+                          2 * (4 * std::size_t(kInputs) * kHidden + kHidden +
+                               std::size_t(kOutputBuckets) * 2 * kHidden) +
+                          4 * std::size_t(kOutputBuckets));
+  // The first-layer payload is bucket-major: bucket 1's first row follows bucket 0's block.
+  const std::size_t row = kKingBucketsHeaderSize + 2 * std::size_t(kInputs) * kHidden;
+  EXPECT_EQ(std::int16_t(b[row] | b[row + 1] << 8), p.ft_weights[std::size_t(kInputs) * kHidden]);
+  std::string error;
+  const auto back = parse(b, error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(*back, p);
+  // Without mirroring, and with another map, the layout still comes back exactly.
+  auto q = bucketed_parameters(4);
+  q.king_buckets.mirrored = false;
+  q.king_buckets.map[31] = 0;
+  q.king_buckets.map[0] = 3;
+  const auto back2 = parse(serialize(q), error);
+  ASSERT_TRUE(back2) << error;
+  EXPECT_EQ(*back2, q);
+  EXPECT_FALSE(back2->king_buckets.mirrored);
+}
+
+// The single-bucket layout is version 1, byte for byte; a version-2 file that spells it out
+// reads as the same network.
+TEST(NnueFile, SingleKingBucketIsVersionOne) {
+  const auto p = sample_parameters();
+  const auto v1 = serialize(p);
+  EXPECT_EQ(read_u32(v1, 8), kFormatVersion);
+  Bytes v2(v1.begin(), v1.begin() + std::ptrdiff_t(kHeaderSize));
+  write_u32(v2, 8, kKingBucketsFormatVersion);
+  v2.resize(kKingBucketsHeaderSize, 0);
+  write_u32(v2, 44, 1);  // one king bucket, not mirrored, every map entry 0
+  v2.insert(v2.end(), v1.begin() + std::ptrdiff_t(kHeaderSize), v1.end());
+  reseal(v2);
+  std::string error;
+  const auto back = parse(v2, error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(*back, p);
+  EXPECT_EQ(serialize(*back), v1);
+}
+
+TEST(NnueFile, BadKingBucketsAreRefused) {
+  const auto good = serialize(bucketed_parameters());
+  auto b = good;
+  b[52 + 7] = 4;  // a map entry beyond the 4 buckets
+  reseal(b);
+  EXPECT_NE(refusal(b).find("map entry 7 is 4"), std::string::npos) << refusal(b);
+  b = good;
+  write_u32(b, 44, 5);  // 5 buckets, but the map names only 4 of them
+  reseal(b);
+  EXPECT_NE(refusal(b).find("king bucket 4 of 5 is never used"), std::string::npos);
+  b = good;
+  write_u32(b, 44, 3);  // 3 buckets, but the map names a fourth
+  reseal(b);
+  EXPECT_NE(refusal(b).find("beyond the 3 king buckets"), std::string::npos);
+  b = good;
+  write_u32(b, 44, 0);
+  reseal(b);
+  EXPECT_NE(refusal(b).find("0 king buckets"), std::string::npos);
+  b = good;
+  write_u32(b, 44, 0xffffffffu);  // absurd: must not be used to size anything
+  reseal(b);
+  EXPECT_NE(refusal(b).find("king buckets"), std::string::npos);
+  b = good;
+  write_u32(b, 48, 2);
+  reseal(b);
+  EXPECT_NE(refusal(b).find("mirroring flag 2"), std::string::npos);
+  // The block is covered by the checksum.
+  b = good;
+  b[52] ^= 0x01;
+  EXPECT_NE(refusal(b).find("checksum"), std::string::npos);
+  // A layout that does not fit is not written either.
+  auto p = bucketed_parameters();
+  p.king_buckets.map[3] = 9;
+  EXPECT_TRUE(serialize(p).empty());
+  EXPECT_NE(validate(p).find("map entry 3"), std::string::npos);
+  p = bucketed_parameters();
+  p.ft_weights.resize(p.ft_weights.size() - std::size_t(kHidden));
+  EXPECT_NE(validate(p).find("do not match"), std::string::npos);
+}
+
+TEST(NnueFile, TruncatedKingBucketFileIsRefused) {
+  const auto good = serialize(bucketed_parameters());
+  for (const std::size_t size : {std::size_t(50), kKingBucketsHeaderSize - 1,
+                                 kKingBucketsHeaderSize, good.size() / 2, good.size() - 1})
+    EXPECT_NE(refusal(Bytes(good.begin(), good.begin() + std::ptrdiff_t(size))).find("truncated"),
+              std::string::npos)
+        << size;
+  // A version-1 file that claims to be version 2: its payload is no king-bucket block.
+  auto b = serialize(sample_parameters());
+  write_u32(b, 8, kKingBucketsFormatVersion);
+  EXPECT_FALSE(refusal(b).empty());
+  auto extra = good;
+  extra.push_back(0);
+  reseal(extra);
+  EXPECT_NE(refusal(extra).find("extra bytes"), std::string::npos);
 }
 
 TEST(NnueFile, WrongHiddenSizeIsRefused) {

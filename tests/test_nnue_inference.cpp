@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "eval/nnue/move_delta.h"
 #include "eval/nnue/network.h"
 #include "eval/nnue/network_file.h"
+#include "nnue_test_support.h"
 
 namespace tessera::eval::nnue {
 namespace {
@@ -53,56 +55,8 @@ constexpr TestFen kFens[] = {
   return net ? *net : *Network::from_parameters(NetworkParameters::zeros(), error);
 }
 
-// Random quantised parameters: first-layer weights within +-ft_range, biases in a trained-like
-// range, output weights anywhere in +-127, every output bucket different (so that a wrong
-// bucket shows in any comparison of evaluations).
-[[nodiscard]] NetworkParameters random_parameters(std::uint64_t seed, int ft_range = 200) {
-  std::mt19937_64 rng(seed);
-  auto uniform = [&](int lo, int hi) {
-    return std::int16_t(lo + int(rng() % std::uint64_t(hi - lo + 1)));
-  };
-  auto p = NetworkParameters::zeros(kHidden, kOutputBuckets);
-  for (auto& v : p.ft_weights) v = uniform(-ft_range, ft_range);
-  for (auto& v : p.ft_bias) v = uniform(-100, 300);
-  for (auto& v : p.out_weights) v = uniform(-kMaxOutputWeight, kMaxOutputWeight);
-  for (auto& v : p.out_bias) v = uniform(-20000, 20000);
-  p.scale = 400;
-  return p;
-}
-
-// The position with ranks mirrored, colours swapped and the other side to move.
-[[nodiscard]] std::string flip_fen(const std::string& fen) {
-  std::vector<std::string> fields;
-  for (std::size_t at = 0; at <= fen.size();) {
-    const std::size_t space = std::min(fen.find(' ', at), fen.size());
-    fields.push_back(fen.substr(at, space - at));
-    at = space + 1;
-  }
-  auto swap_case = [](char c) {
-    return char(std::isupper(static_cast<unsigned char>(c))
-                    ? std::tolower(static_cast<unsigned char>(c))
-                    : std::toupper(static_cast<unsigned char>(c)));
-  };
-  std::vector<std::string> ranks;
-  for (std::size_t at = 0; at <= fields[0].size();) {
-    const std::size_t slash = std::min(fields[0].find('/', at), fields[0].size());
-    ranks.push_back(fields[0].substr(at, slash - at));
-    at = slash + 1;
-  }
-  std::string board;
-  for (auto it = ranks.rbegin(); it != ranks.rend(); ++it) {
-    if (!board.empty()) board += '/';
-    for (const char c : *it) board += swap_case(c);
-  }
-  std::string upper, lower;
-  for (const char c : fields[2])
-    if (c != '-') (std::isupper(static_cast<unsigned char>(c)) ? lower : upper) += swap_case(c);
-  const std::string castling = upper + lower == "" ? "-" : upper + lower;
-  std::string ep = fields[3];
-  if (ep != "-") ep[1] = ep[1] == '3' ? '6' : '3';
-  return board + (fields[1] == "w" ? " b " : " w ") + castling + " " + ep + " " + fields[4] + " " +
-         fields[5];
-}
+using nnue_test::flip_fen;
+using nnue_test::random_parameters;
 
 // Positions reached by random legal moves from each test FEN.
 [[nodiscard]] std::vector<Position> random_positions(std::uint64_t seed, int games, int plies) {
@@ -206,7 +160,7 @@ TEST(NnueEvaluate, OutputBucketFollowsThePieceCount) {
   const Position six = from_fen("8/8/8/3qk3/8/8/8/RN1QK3 w - - 0 1");
   for (const bool reference : {false, true}) {
     Accumulator acc;
-    (reference ? scalar::refresh : refresh)(net, six, acc);
+    reference ? scalar::refresh(net, six, acc) : refresh(net, six, acc);
     EXPECT_EQ(acc.pieces, 6);
     const Accumulator parent = acc;
     (reference ? scalar::add_sub_sub : add_sub_sub)(
@@ -283,6 +237,8 @@ void check_games(const Network& net, std::uint64_t seed) {
     const TestFen& start = kFens[std::size_t(game) % std::size(kFens)];
     Position pos = from_fen(start.fen, start.chess960);
     Accumulator acc, ref_acc;
+    const auto cache = std::make_unique<AccumulatorCache>();
+    const auto ref_cache = std::make_unique<AccumulatorCache>();
     refresh(net, pos, acc);
     scalar::refresh(net, pos, ref_acc);
     ASSERT_EQ(acc, ref_acc) << pos.fen();
@@ -302,8 +258,8 @@ void check_games(const Network& net, std::uint64_t seed) {
       const std::string before = pos.fen() + " " + pos.move_to_uci(m);
       MoveDelta delta;
       pos.make_move(m, delta);
-      delta.apply(net, acc, child);
-      delta.apply_reference(net, ref_acc, ref_child);
+      delta.apply(net, pos, acc, child, *cache);
+      delta.apply_reference(net, pos, ref_acc, ref_child, *ref_cache);
       Accumulator fresh;
       scalar::refresh(net, pos, fresh);
       ASSERT_EQ(child, fresh) << before;

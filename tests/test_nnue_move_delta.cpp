@@ -4,6 +4,7 @@
 // from the parent's equals the one built from scratch, and so does its evaluation.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <vector>
 
 #include "core/movegen.h"
@@ -17,6 +18,7 @@ namespace {
 struct Walk {
   const Network& net;
   std::vector<Accumulator> stack = std::vector<Accumulator>(8);
+  std::unique_ptr<AccumulatorCache> cache = std::make_unique<AccumulatorCache>();
   std::uint64_t nodes = 0;
   std::uint64_t castles = 0, en_passants = 0, promotions = 0;
   int failures = 0;
@@ -29,7 +31,7 @@ struct Walk {
       promotions += m.kind() == MoveKind::Promotion;
       MoveDelta delta;
       pos.make_move(m, delta);
-      delta.apply(net, stack[ply], stack[ply + 1]);
+      delta.apply(net, pos, stack[ply], stack[ply + 1], *cache);
       ++nodes;
       Accumulator fresh;
       refresh(net, pos, fresh);

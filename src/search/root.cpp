@@ -75,6 +75,7 @@ Worker::Worker(int id, SharedState& shared)
       histories_(std::make_unique<Histories>()),
       eval_cache_(std::make_unique<eval::EvalCache>()),
       accumulators_(std::make_unique<std::array<eval::nnue::Accumulator, kMaxPly + 2>>()),
+      accumulator_cache_(std::make_unique<eval::nnue::AccumulatorCache>()),
       pv_(std::make_unique<std::array<std::array<Move, kMaxPly + 1>, kMaxPly + 1>>()) {
   histories_->clear();
   init_reductions();
@@ -98,8 +99,10 @@ void Worker::prepare(const Position& root, const std::vector<Move>& searchmoves)
   // A tune build may have changed the reductions' constants since the last search.
   if constexpr (tune::kEnabled) init_reductions();
   pos_.emplace(root);
-  if (const eval::nnue::Network* net = shared_.config.network)
+  if (const eval::nnue::Network* net = shared_.config.network) {
+    accumulator_cache_->prepare(*net);  // emptied when the network has changed
     eval::nnue::refresh(*net, root, (*accumulators_)[0]);
+  }
   root_moves_.clear();
   const MoveList<GenType::All> legal(root);
   for (const Move m : legal)

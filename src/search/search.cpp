@@ -89,7 +89,8 @@ void Worker::make_move(Move m, StackEntry* ss) {
   SearchObserver observer(*shared_.tt);
   pos.make_move(m, observer);
   if (const eval::nnue::Network* net = shared_.config.network)
-    observer.apply(*net, (*accumulators_)[ss->ply], (*accumulators_)[ss->ply + 1]);
+    observer.apply(*net, pos, (*accumulators_)[ss->ply], (*accumulators_)[ss->ply + 1],
+                   *accumulator_cache_);
 }
 
 void Worker::unmake_move(Move m) { pos_->unmake_move(m); }

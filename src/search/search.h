@@ -214,6 +214,9 @@ class Worker {
   std::unique_ptr<eval::EvalCache> eval_cache_;  // pawn and material tables of this thread
   // The network's accumulator of each ply's position (when a network is set).
   std::unique_ptr<std::array<eval::nnue::Accumulator, kMaxPly + 2>> accumulators_;
+  // The last half computed in each king view, to rebuild a half cheaply after a king move
+  // that changes its view (bucketed networks only).
+  std::unique_ptr<eval::nnue::AccumulatorCache> accumulator_cache_;
   std::optional<Position> pos_;
   std::vector<RootMove> root_moves_;
   std::atomic<std::uint64_t> nodes_{0};

@@ -13,8 +13,8 @@ namespace {
 
 using kernels::Row;
 
-[[nodiscard]] Row row(const Network& net, Color perspective, PieceSquare ps) {
-  return net.row(feature_index(perspective, ps.piece, ps.square));
+[[nodiscard]] Row row(const Network& net, Color perspective, KingView view, PieceSquare ps) {
+  return net.row(feature_index(perspective, view, ps.piece, ps.square));
 }
 
 template <class K>
@@ -22,6 +22,8 @@ struct Ops {
   static void refresh(const Network& net, const Position& pos, Accumulator& acc) {
     acc.pieces = popcount(pos.pieces());
     for (const Color p : {WHITE, BLACK}) {
+      const KingView view = net.king_view(p, pos.king_square(p));
+      acc.views[p] = view;
       // Rows go in 32 at a time: all of them at once in any legal position.
       Row src = net.weights().ft_bias.data();
       Bitboard b = pos.pieces();
@@ -30,12 +32,63 @@ struct Ops {
         int n = 0;
         for (; b && n < int(rows.size()); ++n) {
           const Square s = pop_lsb(b);
-          rows[std::size_t(n)] = row(net, p, {pos.piece_on(s), s});
+          rows[std::size_t(n)] = row(net, p, view, {pos.piece_on(s), s});
         }
-        K::accumulate(src, acc.values[p].data(), rows.data(), n);
+        K::accumulate(src, acc.values[p].data(), rows.data(), n, nullptr, 0);
         src = acc.values[p].data();
       } while (b);
     }
+  }
+
+  // Perspective p's half of `acc` through the cache: the cached half of p's king view, plus
+  // the pieces `pos` has and its board lacks, minus those it has and `pos` lacks.
+  static void refresh_half(const Network& net, const Position& pos, Accumulator& acc, Color p,
+                           AccumulatorCache& cache) {
+    const KingView view = net.king_view(p, pos.king_square(p));
+    AccumulatorCache::Entry& e = cache.entry(p, view);
+    std::array<Row, 32> adds{}, subs{};
+    int na = 0, ns = 0;
+    const auto flush = [&] {
+      K::accumulate(e.values.data(), e.values.data(), adds.data(), na, subs.data(), ns);
+      na = ns = 0;
+    };
+    for (int pc = 0; pc < kPieceCount; ++pc) {
+      const Piece piece = Piece::from_index(pc);
+      const Bitboard now = pos.pieces(piece.color(), piece.type());
+      Bitboard& cached = e.pieces[std::size_t(pc)];
+      for (Bitboard b = now & ~cached; b;) {
+        if (na == int(adds.size())) flush();
+        adds[std::size_t(na++)] = row(net, p, view, {piece, pop_lsb(b)});
+      }
+      for (Bitboard b = cached & ~now; b;) {
+        if (ns == int(subs.size())) flush();
+        subs[std::size_t(ns++)] = row(net, p, view, {piece, pop_lsb(b)});
+      }
+      cached = now;
+    }
+    if (na + ns > 0) flush();
+    acc.values[p] = e.values;
+    acc.views[p] = view;
+  }
+
+  static void refresh(const Network& net, const Position& pos, Accumulator& acc,
+                      AccumulatorCache& cache) {
+    cache.prepare(net);
+    acc.pieces = popcount(pos.pieces());
+    for (const Color p : {WHITE, BLACK}) refresh_half(net, pos, acc, p, cache);
+  }
+
+  template <std::size_t A, std::size_t S>
+  static void apply_half(const Network& net, const Accumulator& parent, Accumulator& child, Color p,
+                         const std::array<PieceSquare, A>& adds,
+                         const std::array<PieceSquare, S>& subs) {
+    const KingView view = parent.views[p];
+    std::array<Row, A> add_rows{};
+    std::array<Row, S> sub_rows{};
+    for (std::size_t i = 0; i < A; ++i) add_rows[i] = row(net, p, view, adds[i]);
+    for (std::size_t i = 0; i < S; ++i) sub_rows[i] = row(net, p, view, subs[i]);
+    K::update(parent.values[p].data(), child.values[p].data(), add_rows, sub_rows);
+    child.views[p] = view;
   }
 
   template <std::size_t A, std::size_t S>
@@ -43,12 +96,30 @@ struct Ops {
                     const std::array<PieceSquare, A>& adds,
                     const std::array<PieceSquare, S>& subs) {
     child.pieces = parent.pieces + int(A) - int(S);
+    for (const Color p : {WHITE, BLACK}) apply_half(net, parent, child, p, adds, subs);
+  }
+
+  static void apply_move(const Network& net, const Position& pos, const Accumulator& parent,
+                         Accumulator& child, std::span<const PieceSquare> added,
+                         std::span<const PieceSquare> removed, AccumulatorCache& cache) {
+    // Only a king's own move can change its side's view: find the halves that must be rebuilt.
+    std::array<bool, kColorCount> rebuild{};
+    for (const PieceSquare& a : added)
+      if (a.piece.type() == KING) {
+        const Color c = a.piece.color();
+        rebuild[c] = net.king_view(c, a.square) != parent.views[c];
+      }
+    if (rebuild[WHITE] || rebuild[BLACK]) cache.prepare(net);
+    child.pieces = parent.pieces + int(added.size()) - int(removed.size());
     for (const Color p : {WHITE, BLACK}) {
-      std::array<Row, A> add_rows{};
-      std::array<Row, S> sub_rows{};
-      for (std::size_t i = 0; i < A; ++i) add_rows[i] = row(net, p, adds[i]);
-      for (std::size_t i = 0; i < S; ++i) sub_rows[i] = row(net, p, subs[i]);
-      K::update(parent.values[p].data(), child.values[p].data(), add_rows, sub_rows);
+      if (rebuild[p])
+        refresh_half(net, pos, child, p, cache);
+      else if (added.size() == 2)
+        apply_half<2, 2>(net, parent, child, p, {{added[0], added[1]}}, {{removed[0], removed[1]}});
+      else if (removed.size() == 2)
+        apply_half<1, 2>(net, parent, child, p, {{added[0]}}, {{removed[0], removed[1]}});
+      else
+        apply_half<1, 1>(net, parent, child, p, {{added[0]}}, {{removed[0]}});
     }
   }
 
@@ -67,10 +138,30 @@ struct Ops {
 
 }  // namespace
 
+void AccumulatorCache::reset(const Network& net) {
+  for (auto& by_view : entries_)
+    for (auto& by_bucket : by_view)
+      for (Entry& e : by_bucket) {
+        e.values = net.weights().ft_bias;
+        e.pieces.fill(0);
+      }
+  fingerprint_ = net.fingerprint();
+  ready_ = true;
+}
+
 // Each namespace forwards to Ops over its kernel.
 #define TESSERA_NNUE_DEFINE_API(KERNEL)                                                            \
   void refresh(const Network& net, const Position& pos, Accumulator& acc) {                        \
     Ops<KERNEL>::refresh(net, pos, acc);                                                           \
+  }                                                                                                \
+  void refresh(const Network& net, const Position& pos, Accumulator& acc,                          \
+               AccumulatorCache& cache) {                                                          \
+    Ops<KERNEL>::refresh(net, pos, acc, cache);                                                    \
+  }                                                                                                \
+  void apply_move(const Network& net, const Position& pos, const Accumulator& parent,              \
+                  Accumulator& child, std::span<const PieceSquare> added,                          \
+                  std::span<const PieceSquare> removed, AccumulatorCache& cache) {                 \
+    Ops<KERNEL>::apply_move(net, pos, parent, child, added, removed, cache);                       \
   }                                                                                                \
   void add_piece(const Network& net, Accumulator& acc, PieceSquare add) {                          \
     Ops<KERNEL>::apply<1, 0>(net, acc, acc, {{add}}, {});                                          \

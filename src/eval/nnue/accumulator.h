@@ -6,6 +6,11 @@
 // full refresh() and any chain of incremental updates that reaches the same board give the
 // same values (lanes wrap modulo 2^16, so even overflow cannot make them differ).
 //
+// Each half was computed in its perspective's king view (architecture.h: the king bucket and
+// mirror half of that side's own king), which the accumulator records. The piece functions
+// below keep the views; a move after which a king's view differs must rebuild that half, which
+// apply_move() does through an AccumulatorCache, updating the other half incrementally.
+//
 // The incremental functions copy the parent ply's accumulator into the child's and apply the
 // move's feature changes in one pass (`parent` and `child` may be the same object):
 //   quiet move or promotion          add_sub         (piece on its new square; piece off)
@@ -20,6 +25,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 
 #include "core/position.h"
 #include "core/types.h"
@@ -31,7 +37,38 @@ namespace tessera::eval::nnue {
 struct alignas(64) Accumulator {
   alignas(64) std::array<std::array<std::int16_t, kHidden>, kColorCount> values{};
   int pieces = 0;  // on the board, kings included: it picks the output bucket
+  std::array<KingView, kColorCount> views{};  // the view each half was computed in
   bool operator==(const Accumulator&) const = default;
+};
+
+// The "Finny table" of a search thread: for each perspective and king view, the half last
+// computed in that view and the board it was computed for. Rebuilding a half then costs the
+// pieces that differ between that board and the current one (after a king move, usually a few)
+// rather than every piece. The values are exactly a refresh of the stored board, because the
+// lanes' modular arithmetic makes every order of additions agree; so a refresh through the cache
+// equals a full refresh. The cache belongs to one network: using it with another (another
+// fingerprint) empties it first.
+class AccumulatorCache {
+ public:
+  struct alignas(64) Entry {
+    alignas(64) std::array<std::int16_t, kHidden> values;
+    std::array<Bitboard, kPieceCount> pieces;  // the board `values` belong to, by Piece::index()
+  };
+
+  // Every entry back to the empty board (the biases) of `net`.
+  void reset(const Network& net);
+  // reset(net) unless the cache already belongs to `net`'s parameters.
+  void prepare(const Network& net) {
+    if (!ready_ || fingerprint_ != net.fingerprint()) reset(net);
+  }
+  [[nodiscard]] Entry& entry(Color perspective, KingView view) {
+    return entries_[perspective][std::size_t(view.bucket)][view.mirrored];
+  }
+
+ private:
+  std::array<std::array<std::array<Entry, 2>, kMaxKingBuckets>, kColorCount> entries_{};
+  std::uint64_t fingerprint_ = 0;
+  bool ready_ = false;
 };
 
 // One piece on one square: a feature in each perspective.
@@ -45,18 +82,29 @@ inline constexpr int kMaxEvalCp = 19999;
 
 // The accumulator of `pos` from scratch: the biases plus the rows of every piece.
 void refresh(const Network& net, const Position& pos, Accumulator& acc);
+// The same result through `cache`: each half from the cached half of its king view, corrected
+// by the pieces that differ (and the cache entries brought up to `pos`).
+void refresh(const Network& net, const Position& pos, Accumulator& acc, AccumulatorCache& cache);
 
 // In place: one piece put on or taken off the board.
 void add_piece(const Network& net, Accumulator& acc, PieceSquare add);
 void remove_piece(const Network& net, Accumulator& acc, PieceSquare sub);
 
-// child = parent with the pieces `add*` put on and `sub*` taken off.
+// child = parent with the pieces `add*` put on and `sub*` taken off, in the parent's views.
 void add_sub(const Network& net, const Accumulator& parent, Accumulator& child, PieceSquare add,
              PieceSquare sub);
 void add_sub_sub(const Network& net, const Accumulator& parent, Accumulator& child, PieceSquare add,
                  PieceSquare sub1, PieceSquare sub2);
 void add_add_sub_sub(const Network& net, const Accumulator& parent, Accumulator& child,
                      PieceSquare add1, PieceSquare add2, PieceSquare sub1, PieceSquare sub2);
+
+// child = parent after a move that took `removed` off the board and put `added` on (one or two
+// of each, as MoveDelta gathers them), `pos` being the position after it. A half whose king's
+// view the move changed is refreshed through `cache`; the other is updated with the fused
+// function that fits. With a single-bucket network no view ever changes.
+void apply_move(const Network& net, const Position& pos, const Accumulator& parent,
+                Accumulator& child, std::span<const PieceSquare> added,
+                std::span<const PieceSquare> removed, AccumulatorCache& cache);
 
 // The network's value of the accumulator's position in centipawns from `side_to_move`'s point
 // of view, clamped to +-kMaxEvalCp.
@@ -65,6 +113,7 @@ void add_add_sub_sub(const Network& net, const Accumulator& parent, Accumulator&
 // The portable reference implementation of the same functions, for comparison in tests.
 namespace scalar {
 void refresh(const Network& net, const Position& pos, Accumulator& acc);
+void refresh(const Network& net, const Position& pos, Accumulator& acc, AccumulatorCache& cache);
 void add_piece(const Network& net, Accumulator& acc, PieceSquare add);
 void remove_piece(const Network& net, Accumulator& acc, PieceSquare sub);
 void add_sub(const Network& net, const Accumulator& parent, Accumulator& child, PieceSquare add,
@@ -73,6 +122,9 @@ void add_sub_sub(const Network& net, const Accumulator& parent, Accumulator& chi
                  PieceSquare sub1, PieceSquare sub2);
 void add_add_sub_sub(const Network& net, const Accumulator& parent, Accumulator& child,
                      PieceSquare add1, PieceSquare add2, PieceSquare sub1, PieceSquare sub2);
+void apply_move(const Network& net, const Position& pos, const Accumulator& parent,
+                Accumulator& child, std::span<const PieceSquare> added,
+                std::span<const PieceSquare> removed, AccumulatorCache& cache);
 [[nodiscard]] int evaluate(const Network& net, const Accumulator& acc, Color side_to_move);
 }  // namespace scalar
 

@@ -8,7 +8,8 @@
 // check.
 //
 // A kernel is a class with static members:
-//   accumulate(src, dst, rows, n)        dst = src + rows[0] + ... + rows[n - 1]
+//   accumulate(src, dst, adds, na, subs, ns)
+//                                        dst = src + adds[0..na) - subs[0..ns)  (any counts)
 //   update<A, S>(src, dst, adds, subs)   dst = src + adds... - subs...
 //   screlu_dot(acc, weights)             sum over i of clamp(acc[i], 0, QA)^2 * weights[i]
 // over kHidden lanes; every pointer is 64-byte aligned, and dst may equal src.
@@ -34,12 +35,16 @@ using Row = const std::int16_t*;
 struct ScalarKernel {
   static constexpr const char* kName = "scalar";
 
-  static void accumulate(Row src, std::int16_t* dst, const Row* rows, int n) {
+  static void accumulate(Row src, std::int16_t* dst, const Row* adds, int na, const Row* subs,
+                         int ns) {
     std::array<std::int16_t, kHidden> acc;
     std::copy(src, src + kHidden, acc.begin());
-    for (int r = 0; r < n; ++r)
+    for (int r = 0; r < na; ++r)
       for (int i = 0; i < kHidden; ++i)
-        acc[std::size_t(i)] = std::int16_t(acc[std::size_t(i)] + rows[r][i]);  // modular
+        acc[std::size_t(i)] = std::int16_t(acc[std::size_t(i)] + adds[r][i]);  // modular
+    for (int r = 0; r < ns; ++r)
+      for (int i = 0; i < kHidden; ++i)
+        acc[std::size_t(i)] = std::int16_t(acc[std::size_t(i)] - subs[r][i]);
     std::copy(acc.begin(), acc.end(), dst);
   }
 
@@ -152,11 +157,14 @@ struct X86Kernel {
   static constexpr int kRegs = kHidden / T::kLanes;
   static_assert(kHidden % T::kLanes == 0);
 
-  static void accumulate(Row src, std::int16_t* dst, const Row* rows, int n) {
+  static void accumulate(Row src, std::int16_t* dst, const Row* adds, int na, const Row* subs,
+                         int ns) {
     V acc[kRegs];
     for (int k = 0; k < kRegs; ++k) acc[k] = T::load(src + k * T::kLanes);
-    for (int r = 0; r < n; ++r)
-      for (int k = 0; k < kRegs; ++k) acc[k] = T::add16(acc[k], T::load(rows[r] + k * T::kLanes));
+    for (int r = 0; r < na; ++r)
+      for (int k = 0; k < kRegs; ++k) acc[k] = T::add16(acc[k], T::load(adds[r] + k * T::kLanes));
+    for (int r = 0; r < ns; ++r)
+      for (int k = 0; k < kRegs; ++k) acc[k] = T::sub16(acc[k], T::load(subs[r] + k * T::kLanes));
     for (int k = 0; k < kRegs; ++k) T::store(dst + k * T::kLanes, acc[k]);
   }
 
@@ -194,11 +202,14 @@ struct NeonKernel {
   static constexpr int kRegs = kHidden / kLanes;
   static_assert(kHidden % kLanes == 0);
 
-  static void accumulate(Row src, std::int16_t* dst, const Row* rows, int n) {
+  static void accumulate(Row src, std::int16_t* dst, const Row* adds, int na, const Row* subs,
+                         int ns) {
     int16x8_t acc[kRegs];
     for (int k = 0; k < kRegs; ++k) acc[k] = vld1q_s16(src + k * kLanes);
-    for (int r = 0; r < n; ++r)
-      for (int k = 0; k < kRegs; ++k) acc[k] = vaddq_s16(acc[k], vld1q_s16(rows[r] + k * kLanes));
+    for (int r = 0; r < na; ++r)
+      for (int k = 0; k < kRegs; ++k) acc[k] = vaddq_s16(acc[k], vld1q_s16(adds[r] + k * kLanes));
+    for (int r = 0; r < ns; ++r)
+      for (int k = 0; k < kRegs; ++k) acc[k] = vsubq_s16(acc[k], vld1q_s16(subs[r] + k * kLanes));
     for (int k = 0; k < kRegs; ++k) vst1q_s16(dst + k * kLanes, acc[k]);
   }
 

@@ -5,10 +5,12 @@
 // capture puts one piece on and takes one or two off; castling puts king and rook on and takes
 // both off. The delta is gathered while Position::make_move runs and applied afterwards from
 // the parent ply's accumulator into the child's, so the board and the accumulator are updated
-// from the same events and cannot disagree.
+// from the same events and cannot disagree. A king move that changes its side's king view
+// (architecture.h) rebuilds that side's half through the thread's AccumulatorCache.
 #pragma once
 
 #include <array>
+#include <span>
 
 #include "core/position.h"
 #include "eval/nnue/accumulator.h"
@@ -28,23 +30,18 @@ struct MoveDelta : MoveObserver {
     added[adds++] = {p, to};
   }
 
-  // child = parent with this delta applied, by the build's kernels.
-  void apply(const Network& net, const Accumulator& parent, Accumulator& child) const {
-    if (adds == 2)
-      add_add_sub_sub(net, parent, child, added[0], added[1], removed[0], removed[1]);
-    else if (removes == 2)
-      add_sub_sub(net, parent, child, added[0], removed[0], removed[1]);
-    else
-      add_sub(net, parent, child, added[0], removed[0]);
+  // child = parent with this delta applied, by the build's kernels; `pos` is the position
+  // after the move.
+  void apply(const Network& net, const Position& pos, const Accumulator& parent, Accumulator& child,
+             AccumulatorCache& cache) const {
+    nnue::apply_move(net, pos, parent, child, std::span(added).first(std::size_t(adds)),
+                     std::span(removed).first(std::size_t(removes)), cache);
   }
   // The same by the scalar reference, for tests.
-  void apply_reference(const Network& net, const Accumulator& parent, Accumulator& child) const {
-    if (adds == 2)
-      scalar::add_add_sub_sub(net, parent, child, added[0], added[1], removed[0], removed[1]);
-    else if (removes == 2)
-      scalar::add_sub_sub(net, parent, child, added[0], removed[0], removed[1]);
-    else
-      scalar::add_sub(net, parent, child, added[0], removed[0]);
+  void apply_reference(const Network& net, const Position& pos, const Accumulator& parent,
+                       Accumulator& child, AccumulatorCache& cache) const {
+    scalar::apply_move(net, pos, parent, child, std::span(added).first(std::size_t(adds)),
+                       std::span(removed).first(std::size_t(removes)), cache);
   }
 };
 

@@ -18,7 +18,12 @@ std::optional<Network> Network::from_parameters(const NetworkParameters& params,
     return std::nullopt;
   }
   auto w = std::make_unique<NetworkWeights>();  // over-aligned new: 64-byte aligned
-  std::copy(params.ft_weights.begin(), params.ft_weights.end(), w->ft_weights.begin());
+  w->king_buckets = params.king_buckets;
+  w->ft_rows.resize(std::size_t(params.king_buckets.count) * kInputs);
+  for (std::size_t f = 0; f < w->ft_rows.size(); ++f) {
+    const auto first = params.ft_weights.begin() + std::ptrdiff_t(f * kHidden);
+    std::copy(first, first + kHidden, w->ft_rows[f].w.begin());
+  }
   std::copy(params.ft_bias.begin(), params.ft_bias.end(), w->ft_bias.begin());
   for (std::size_t b = 0; b < std::size_t(kOutputBuckets); ++b) {
     const std::size_t from = params.buckets == 1 ? 0 : b;

@@ -1,9 +1,9 @@
 // Network: the evaluation network's weights, loaded and laid out for the SIMD kernels.
 //
 // A Network is built once from validated NetworkParameters (network_file.h) and never changes;
-// copies share the same weights, so one network can serve every search thread. The weights
-// live in one 64-byte aligned block: each feature's kHidden first-layer weights form one row,
-// which is what an accumulator update adds or subtracts.
+// copies share the same weights, so one network can serve every search thread. Each feature's
+// kHidden first-layer weights form one 64-byte aligned row, which is what an accumulator update
+// adds or subtracts; there are kInputs rows per king bucket (architecture.h), bucket-major.
 #pragma once
 
 #include <array>
@@ -13,14 +13,22 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "eval/nnue/architecture.h"
 #include "eval/nnue/network_file.h"
 
 namespace tessera::eval::nnue {
 
+// One feature's first-layer weights.
+struct alignas(64) FeatureRow {
+  std::array<std::int16_t, kHidden> w;
+};
+static_assert(sizeof(FeatureRow) == sizeof(std::int16_t) * kHidden, "rows are contiguous");
+
 struct alignas(64) NetworkWeights {
-  alignas(64) std::array<std::int16_t, std::size_t(kInputs) * kHidden> ft_weights;
+  std::vector<FeatureRow> ft_rows;  // [king_buckets.count * kInputs]
+  KingBuckets king_buckets = kSingleKingBucket;
   alignas(64) std::array<std::int16_t, kHidden> ft_bias;
   // kOutputBuckets output layers of 2 * kHidden weights, each the side to move's half first.
   alignas(64) std::array<std::int16_t, std::size_t(kOutputBuckets) * 2 * kHidden> out_weights;
@@ -42,9 +50,15 @@ class Network {
   [[nodiscard]] static std::optional<Network> embedded(std::string& error);
 
   [[nodiscard]] const NetworkWeights& weights() const { return *weights_; }
-  // The first-layer weights of input `feature` (0..kInputs-1): kHidden values, 64-byte aligned.
+  // The first-layer weights of input `feature` (0..king buckets * kInputs - 1): kHidden
+  // values, 64-byte aligned.
   [[nodiscard]] const std::int16_t* row(int feature) const {
-    return weights_->ft_weights.data() + std::size_t(feature) * kHidden;
+    return weights_->ft_rows[std::size_t(feature)].w.data();
+  }
+  [[nodiscard]] const KingBuckets& king_buckets() const { return weights_->king_buckets; }
+  // The view of `perspective` whose own king stands on `king`.
+  [[nodiscard]] KingView king_view(Color perspective, Square king) const {
+    return nnue::king_view(weights_->king_buckets, perspective, king);
   }
   // A digest of the parameters (FNV-1a 64 of their file form): equal networks, equal
   // fingerprints. Never kHandCraftedFingerprint.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -14,7 +15,8 @@ namespace tessera::eval::nnue {
 namespace {
 
 constexpr std::uint32_t kMaxHidden = 4096;
-// Larger than any file of kMaxHidden; a bigger file is refused before it is read.
+// Larger than any file this build reads (kHidden wide, up to kMaxKingBuckets buckets); a bigger
+// file is refused before it is read.
 constexpr std::uintmax_t kMaxFileSize = std::uintmax_t(64) << 20;
 
 // Explicit byte order: the file is little-endian whatever the host is.
@@ -22,6 +24,7 @@ class ByteWriter {
  public:
   explicit ByteWriter(std::vector<std::uint8_t>& out) : out_(out) {}
   void bytes(std::span<const std::uint8_t> b) { out_.insert(out_.end(), b.begin(), b.end()); }
+  void u8(std::uint8_t v) { put(v, 1); }
   void u32(std::uint32_t v) { put(v, 4); }
   void u64(std::uint64_t v) { put(v, 8); }
   void i16(std::int16_t v) { put(std::uint16_t(v), 2); }
@@ -40,6 +43,7 @@ class ByteReader {
   explicit ByteReader(std::span<const std::uint8_t> in) : in_(in) {}
   [[nodiscard]] std::uint32_t u32() { return std::uint32_t(get(4)); }
   [[nodiscard]] std::uint64_t u64() { return get(8); }
+  [[nodiscard]] std::uint8_t u8() { return std::uint8_t(get(1)); }
   [[nodiscard]] std::int16_t i16() { return std::int16_t(std::uint16_t(get(2))); }
   [[nodiscard]] std::int32_t i32() { return std::int32_t(std::uint32_t(get(4))); }
 
@@ -54,9 +58,16 @@ class ByteReader {
   std::size_t pos_ = 0;
 };
 
-[[nodiscard]] std::size_t payload_size(std::uint32_t hidden, std::uint32_t buckets) {
-  return 2 * (std::size_t(kInputs) * hidden + hidden + std::size_t(buckets) * 2 * hidden) +
+[[nodiscard]] std::size_t payload_size(std::uint32_t hidden, std::uint32_t buckets,
+                                       int king_buckets) {
+  return 2 * (std::size_t(king_buckets) * kInputs * hidden + hidden +
+              std::size_t(buckets) * 2 * hidden) +
          4 * std::size_t(buckets);
+}
+
+// The single-bucket layout is what version 1 means; anything else needs version 2.
+[[nodiscard]] std::uint32_t version_for(const KingBuckets& layout) {
+  return layout == kSingleKingBucket ? kFormatVersion : kKingBucketsFormatVersion;
 }
 
 void write_payload(ByteWriter& w, const NetworkParameters& p) {
@@ -77,9 +88,10 @@ void read_payload(ByteReader& r, NetworkParameters& p) {
 [[nodiscard]] std::string check_header(std::uint32_t version, std::uint32_t inputs,
                                        std::uint32_t hidden, std::uint32_t buckets,
                                        std::uint32_t qa, std::uint32_t qb, std::uint32_t scale) {
-  if (version != kFormatVersion)
-    return fmt::format("unsupported network format version {} (this build reads version {})",
-                       version, kFormatVersion);
+  if (version != kFormatVersion && version != kKingBucketsFormatVersion)
+    return fmt::format(
+        "unsupported network format version {} (this build reads versions {} and {})", version,
+        kFormatVersion, kKingBucketsFormatVersion);
   if (inputs != std::uint32_t(kInputs) || hidden != std::uint32_t(kHidden))
     return fmt::format("wrong architecture: {} inputs x {} hidden, this build expects {} x {}",
                        inputs, hidden, kInputs, kHidden);
@@ -96,18 +108,37 @@ void read_payload(ByteReader& r, NetworkParameters& p) {
 
 }  // namespace
 
-NetworkParameters NetworkParameters::zeros(std::uint32_t hidden, std::uint32_t buckets) {
+NetworkParameters NetworkParameters::zeros(std::uint32_t hidden, std::uint32_t buckets,
+                                           const KingBuckets& king_buckets) {
   NetworkParameters p;
   p.hidden = hidden;
   p.buckets = buckets;
-  p.ft_weights.assign(std::size_t(kInputs) * hidden, 0);
+  p.king_buckets = king_buckets;
+  p.ft_weights.assign(std::size_t(std::max(king_buckets.count, 0)) * kInputs * hidden, 0);
   p.ft_bias.assign(hidden, 0);
   p.out_weights.assign(std::size_t(2) * hidden * buckets, 0);
   p.out_bias.assign(buckets, 0);
   return p;
 }
 
+std::string validate(const KingBuckets& layout) {
+  if (layout.count < 1 || layout.count > kMaxKingBuckets)
+    return fmt::format("{} king buckets (1..{} supported)", layout.count, kMaxKingBuckets);
+  std::array<bool, kMaxKingBuckets> used{};
+  for (std::size_t i = 0; i < layout.map.size(); ++i) {
+    if (layout.map[i] >= layout.count)
+      return fmt::format("king bucket map entry {} is {}, beyond the {} king buckets", i,
+                         layout.map[i], layout.count);
+    used[layout.map[i]] = true;
+  }
+  for (int b = 0; b < layout.count; ++b)
+    if (!used[std::size_t(b)])
+      return fmt::format("king bucket {} of {} is never used by the bucket map", b, layout.count);
+  return {};
+}
+
 std::string validate(const NetworkParameters& p) {
+  if (auto reason = validate(p.king_buckets); !reason.empty()) return reason;
   if (!valid_bucket_count(p.buckets))
     return fmt::format("{} output buckets (1 or {} supported)", p.buckets, kOutputBuckets);
   if (p.hidden < 1 || p.hidden > kMaxHidden)
@@ -115,8 +146,9 @@ std::string validate(const NetworkParameters& p) {
   if (p.scale < 1 || p.scale > kMaxScale)
     return fmt::format("output scale {} out of range 1..{}", p.scale, kMaxScale);
   const std::size_t h = p.hidden;
-  if (p.ft_weights.size() != kInputs * h || p.ft_bias.size() != h ||
-      p.out_weights.size() != p.buckets * 2 * h || p.out_bias.size() != p.buckets)
+  if (p.ft_weights.size() != std::size_t(p.king_buckets.count) * kInputs * h ||
+      p.ft_bias.size() != h || p.out_weights.size() != p.buckets * 2 * h ||
+      p.out_bias.size() != p.buckets)
     return fmt::format("parameter vectors do not match hidden size {}", p.hidden);
   const auto outside = std::find_if(p.out_weights.begin(), p.out_weights.end(), [](auto w) {
     return w < -kMaxOutputWeight || w > kMaxOutputWeight;
@@ -135,16 +167,23 @@ std::uint64_t fnv1a64(std::span<const std::uint8_t> bytes) {
 
 std::vector<std::uint8_t> serialize(const NetworkParameters& p) {
   if (!validate(p).empty()) return {};
+  // Everything after the checksum: the king-bucket block (version 2) and the payload.
+  const std::uint32_t version = version_for(p.king_buckets);
   std::vector<std::uint8_t> payload;
-  payload.reserve(payload_size(p.hidden, p.buckets));
+  payload.reserve(kKingBucketBlockSize + payload_size(p.hidden, p.buckets, p.king_buckets.count));
   ByteWriter payload_writer(payload);
+  if (version == kKingBucketsFormatVersion) {
+    payload_writer.u32(std::uint32_t(p.king_buckets.count));
+    payload_writer.u32(p.king_buckets.mirrored ? 1 : 0);
+    for (const auto b : p.king_buckets.map) payload_writer.u8(b);
+  }
   write_payload(payload_writer, p);
 
   std::vector<std::uint8_t> out;
   out.reserve(kHeaderSize + payload.size());
   ByteWriter w(out);
   w.bytes(kMagic);
-  w.u32(kFormatVersion);
+  w.u32(version);
   w.u32(kInputs);
   w.u32(p.hidden);
   w.u32(p.buckets);
@@ -180,22 +219,51 @@ std::optional<NetworkParameters> parse(std::span<const std::uint8_t> bytes, std:
     error = std::move(reason);
     return std::nullopt;
   }
-  const std::size_t expected = kHeaderSize + payload_size(hidden, buckets);
+  // Version 2's king-bucket block, checked before it sizes anything.
+  KingBuckets layout = kSingleKingBucket;
+  std::size_t header_size = kHeaderSize;
+  if (version == kKingBucketsFormatVersion) {
+    header_size = kKingBucketsHeaderSize;
+    if (bytes.size() < header_size) {
+      error = fmt::format("network file truncated: {} bytes, shorter than the {}-byte header",
+                          bytes.size(), header_size);
+      return std::nullopt;
+    }
+    ByteReader block(bytes.subspan(kHeaderSize));
+    const std::uint32_t count = block.u32();
+    const std::uint32_t mirrored = block.u32();
+    for (auto& b : layout.map) b = block.u8();
+    if (count < 1 || count > std::uint32_t(kMaxKingBuckets)) {
+      error = fmt::format("wrong architecture: {} king buckets, this build reads 1..{}", count,
+                          kMaxKingBuckets);
+      return std::nullopt;
+    }
+    if (mirrored > 1) {
+      error = fmt::format("bad king-bucket mirroring flag {} (0 or 1)", mirrored);
+      return std::nullopt;
+    }
+    layout.count = int(count);
+    layout.mirrored = mirrored == 1;
+    if (auto reason = validate(layout); !reason.empty()) {
+      error = "bad king buckets: " + reason;
+      return std::nullopt;
+    }
+  }
+  const std::size_t expected = header_size + payload_size(hidden, buckets, layout.count);
   if (bytes.size() != expected) {
     error = fmt::format("network file {}: {} bytes, expected {}",
                         bytes.size() < expected ? "truncated" : "has extra bytes", bytes.size(),
                         expected);
     return std::nullopt;
   }
-  const auto payload = bytes.subspan(kHeaderSize);
-  if (const std::uint64_t actual = fnv1a64(payload); actual != checksum) {
+  if (const std::uint64_t actual = fnv1a64(bytes.subspan(kHeaderSize)); actual != checksum) {
     error = fmt::format("network file checksum mismatch: header {:016x}, payload {:016x}", checksum,
                         actual);
     return std::nullopt;
   }
-  NetworkParameters p = NetworkParameters::zeros(hidden, buckets);
+  NetworkParameters p = NetworkParameters::zeros(hidden, buckets, layout);
   p.scale = int(scale);
-  ByteReader r(payload);
+  ByteReader r(bytes.subspan(header_size));
   read_payload(r, p);
   if (auto reason = validate(p); !reason.empty()) {
     error = "invalid network: " + reason;
