@@ -57,6 +57,41 @@ TEST(EngineNetwork, EmbeddedNetworkLoadsAndEvalFileReplacesIt) {
   EXPECT_EQ(engine.network_trace(pos)->score, before->score);
 }
 
+// The default network's first layer copied into each of the default layout's four king
+// buckets, without mirroring: the same function of the board in a version-2 file, so a search
+// must count exactly the nodes it counts with the default network, while the bucketed path runs
+// underneath (king views, and halves rebuilt through the accumulator cache when a king changes
+// bucket).
+TEST(EngineNetwork, KingBucketCopiesOfTheDefaultNetworkSearchTheSame) {
+  std::string error;
+  const auto params = eval::nnue::parse(embedded_bytes(), error);
+  ASSERT_TRUE(params.has_value()) << error;
+  auto bucketed = *params;
+  bucketed.king_buckets = eval::nnue::kDefaultKingBuckets;
+  bucketed.king_buckets.mirrored = false;
+  bucketed.ft_weights.clear();
+  for (int b = 0; b < bucketed.king_buckets.count; ++b)
+    bucketed.ft_weights.insert(bucketed.ft_weights.end(), params->ft_weights.begin(),
+                               params->ft_weights.end());
+  const auto path = scratch("bucketed.tnn");
+  write_bytes(path, eval::nnue::serialize(bucketed));
+
+  Engine plain(EngineCallbacks{}), buckets(EngineCallbacks{});
+  plain.set_use_network(true);
+  buckets.set_use_network(true);
+  ASSERT_EQ(buckets.set_eval_file(path.string()), "");
+  for (const auto& [fen, depth] : std::vector<std::pair<std::string, int>>{
+           {"8/2p5/3k4/8/3P4/4K3/5N2/r6R w - - 0 1", 14},
+           {"8/8/4k3/3p4/4P3/3K4/8/8 b - - 0 1", 18},
+           {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 7}}) {
+    ASSERT_EQ(plain.set_position(fen, {}), "");
+    ASSERT_EQ(buckets.set_position(fen, {}), "");
+    SearchLimits limits;
+    limits.depth = depth;
+    EXPECT_EQ(buckets.search_sync(limits), plain.search_sync(limits)) << fen;
+  }
+}
+
 TEST(EngineNetwork, BadFilesAreRefusedAndThePreviousNetworkStays) {
   Engine engine(EngineCallbacks{});
   engine.set_use_network(true);
