@@ -1,18 +1,23 @@
 // Microbenchmarks of the evaluation network's inference: a full accumulator refresh, the fused
 // updates of a quiet move and a capture, and the output layer, with the build's kernel and the
 // scalar reference, and a make/unmake with the update. The embedded network's values do not matter
-// for speed.
+// for speed. The BM_NnueBuckets* benchmarks do the same with a random network of the default
+// king-bucket layout (architecture.h): a full refresh, a refresh through the accumulator cache,
+// and make/unmake where some king moves change their view and rebuild a half.
 #include <benchmark/benchmark.h>
 
 #include <memory>
+#include <random>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/movegen.h"
 #include "core/position.h"
 #include "eval/nnue/accumulator.h"
 #include "eval/nnue/move_delta.h"
 #include "eval/nnue/network.h"
+#include "eval/nnue/network_file.h"
 
 namespace tessera::eval::nnue {
 namespace {
@@ -27,13 +32,40 @@ const Network& network() {
   return net;
 }
 
-Position middlegame() {
+// A network of the default king-bucket layout with random weights in a trained-like range.
+const Network& bucketed_network() {
+  static const Network net = [] {
+    std::mt19937_64 rng(2026);
+    const auto uniform = [&](int lo, int hi) {
+      return std::int16_t(lo + int(rng() % std::uint64_t(hi - lo + 1)));
+    };
+    auto p = NetworkParameters::zeros(kHidden, kOutputBuckets, kDefaultKingBuckets);
+    for (auto& v : p.ft_weights) v = uniform(-200, 200);
+    for (auto& v : p.ft_bias) v = uniform(-100, 300);
+    for (auto& v : p.out_weights) v = uniform(-kMaxOutputWeight, kMaxOutputWeight);
+    std::string error;
+    auto n = Network::from_parameters(p, error);
+    if (!n) throw std::runtime_error(error);
+    return *n;
+  }();
+  return net;
+}
+
+Position from_fen(const char* fen) {
   std::string error;
-  auto pos = Position::from_fen(
-      "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", false, error);
+  auto pos = Position::from_fen(fen, false, error);
   if (!pos) throw std::runtime_error(error);
   return *pos;
 }
+
+Position middlegame() {
+  return from_fen("r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10");
+}
+
+// An endgame whose kings stand next to the default layout's boundaries: of white's six king
+// moves, d2 and d3 cross the mirror line and e2 and d2 change the bucket; e4, f3 and f4 do
+// neither.
+Position king_walk() { return from_fen("8/2p5/3k4/8/3P4/4K3/5N2/r6R w - - 0 1"); }
 
 template <bool Reference>
 void BM_NnueRefresh(benchmark::State& state) {
@@ -111,6 +143,66 @@ void BM_NnueMakeUnmakeWithUpdate(benchmark::State& state) {
   state.SetItemsProcessed(std::int64_t(state.iterations() * moves.size()));
 }
 BENCHMARK(BM_NnueMakeUnmakeWithUpdate);
+
+void BM_NnueBucketsRefresh(benchmark::State& state) {
+  const Network& net = bucketed_network();
+  const Position pos = middlegame();
+  Accumulator acc;
+  for (auto _ : state) {
+    refresh(net, pos, acc);
+    benchmark::DoNotOptimize(acc);
+    benchmark::ClobberMemory();
+  }
+}
+BENCHMARK(BM_NnueBucketsRefresh);
+
+// A refresh through the cache, alternating between the middlegame and the position four plies
+// later (the kings in the same views): each refresh costs the pieces that differ, in both halves.
+void BM_NnueBucketsCachedRefresh(benchmark::State& state) {
+  const Network& net = bucketed_network();
+  const Position a = middlegame();
+  Position b = a;
+  for (const char* uci : {"f3h4", "c6d4", "e2d2", "f6h5"}) {
+    const Move m = b.parse_uci_move(uci);
+    if (!m) throw std::runtime_error(std::string("bad move ") + uci);
+    b.make_move(m);
+  }
+  Accumulator acc;
+  const auto cache = std::make_unique<AccumulatorCache>();
+  for (auto _ : state) {
+    refresh(net, a, acc, *cache);
+    benchmark::DoNotOptimize(acc);
+    refresh(net, b, acc, *cache);
+    benchmark::DoNotOptimize(acc);
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(std::int64_t(state.iterations() * 2));
+}
+BENCHMARK(BM_NnueBucketsCachedRefresh);
+
+// Make and unmake every legal move with the update, as BM_NnueMakeUnmakeWithUpdate, with the
+// bucketed network: in the middlegame (no king move changes its view) and in the king walk
+// (three king moves rebuild white's half through the cache).
+void BM_NnueBucketsMakeUnmakeWithUpdate(benchmark::State& state, Position (*start)()) {
+  const Network& net = bucketed_network();
+  Position pos = start();
+  const MoveList<GenType::All> moves(pos);
+  Accumulator parent, child;
+  const auto cache = std::make_unique<AccumulatorCache>();
+  refresh(net, pos, parent);
+  for (auto _ : state) {
+    for (const Move m : moves) {
+      MoveDelta delta;
+      pos.make_move(m, delta);
+      delta.apply(net, pos, parent, child, *cache);
+      benchmark::DoNotOptimize(child);
+      pos.unmake_move(m);
+    }
+  }
+  state.SetItemsProcessed(std::int64_t(state.iterations() * moves.size()));
+}
+BENCHMARK_CAPTURE(BM_NnueBucketsMakeUnmakeWithUpdate, middlegame, middlegame);
+BENCHMARK_CAPTURE(BM_NnueBucketsMakeUnmakeWithUpdate, king_walk, king_walk);
 
 BENCHMARK(BM_NnueRefresh<false>)->Name("BM_NnueRefresh/selected");
 BENCHMARK(BM_NnueRefresh<true>)->Name("BM_NnueRefresh/scalar");
