@@ -1,5 +1,7 @@
 // The accumulator functions, written once over a kernel (kernels.h) and instantiated for the
-// build's best kernel and for the scalar reference.
+// build's best kernel and for the scalar reference. Every half is computed in its king view;
+// a rebuild through the accumulator cache adds and subtracts the rows of the pieces that differ
+// from the cached board, which gives a full refresh's values because the lanes wrap.
 #include "eval/nnue/accumulator.h"
 
 #include <algorithm>
