@@ -60,7 +60,9 @@ bool read_config(const cxxopts::ParseResult& args, Config& c, std::string& error
   double wdl = t.lambda, lr = t.lr, tune_lr = t.tune_lr, final_lr = t.final_lr, gamma = t.gamma,
          decay = t.weight_decay;
   int scale = int(t.scale);
+  int king_buckets = 1;
   if (!read_number(args, "hidden", 1, 4096, t.hidden, error) ||
+      !read_number(args, "king-buckets", 1, eval::nnue::kMaxKingBuckets, king_buckets, error) ||
       !read_number(args, "buckets", 1, 64, t.buckets, error) ||
       !read_number(args, "epochs", 0, 100000, t.epochs, error) ||
       !read_number(args, "batch", 1, 1 << 24, t.batch, error) ||
@@ -85,6 +87,18 @@ bool read_config(const cxxopts::ParseResult& args, Config& c, std::string& error
     error = fmt::format("--buckets wants 1 or {}, got {}", eval::nnue::kOutputBuckets, t.buckets);
     return false;
   }
+  // The layouts on offer: none, and the engine's default one.
+  if (king_buckets == 1) {
+    t.king_buckets = eval::nnue::kSingleKingBucket;
+  } else if (king_buckets == eval::nnue::kDefaultKingBuckets.count) {
+    t.king_buckets = eval::nnue::kDefaultKingBuckets;
+  } else {
+    error = fmt::format("--king-buckets wants 1 or {}, got {}",
+                        eval::nnue::kDefaultKingBuckets.count, king_buckets);
+    return false;
+  }
+  // The factoriser by default wherever there are buckets to share it (network.h).
+  t.factoriser = king_buckets > 1 && !args.count("no-factoriser");
   t.lambda = float(wdl);
   t.lr = float(lr);
   t.tune_lr = float(tune_lr);
@@ -188,11 +202,18 @@ int train(const Config& c) {
     std::cerr << "error: " << error << "\n";
     return 1;
   }
+  const std::string inputs = o.king_buckets.count == 1
+                                 ? std::string("768")
+                                 : fmt::format("768 x {} king buckets{}{}", o.king_buckets.count,
+                                               o.king_buckets.mirrored ? ", mirrored" : "",
+                                               o.factoriser ? ", factorised" : "");
   fmt::print(
-      "network (768 -> {}) x 2 -> 1 x {} buckets, {} threads, batch {}; validation loss "
+      "network ({} -> {}) x 2 -> 1 x {} buckets, {} threads, batch {}; validation loss "
       "{:.6f}\n",
-      o.hidden, o.buckets, o.threads, o.batch,
+      inputs, o.hidden, o.buckets, o.threads, o.batch,
       mean_loss(trainer.network(), check, o.lambda, o.scale, o.threads));
+  if (o.mirror && o.king_buckets.mirrored)
+    fmt::print("--mirror: ignored, the mirrored king buckets see a reflected position as is\n");
   std::fflush(stdout);
 
   auto last_report = std::chrono::steady_clock::now();
@@ -257,6 +278,10 @@ int run_cli(int argc, const char* const* argv) {
       "output", "the quantised network file to write", text())(
       "hidden", "first-layer width (the engine reads 128)", text()->default_value("128"))(
       "buckets", "output buckets by material: 1 or 8", text()->default_value("1"))(
+      "king-buckets",
+      "input king buckets: 1, or 4 (the engine's layout: by the king's rank, mirrored)",
+      text()->default_value("1"))(
+      "no-factoriser", "with king buckets: no shared first-layer block (folded into the file)")(
       "epochs", "passes over the training set", text()->default_value("30"))(
       "batch", "positions per optimiser step", text()->default_value("16384"))(
       "threads", "threads", text()->default_value("2"))("lr", "AdamW learning rate",

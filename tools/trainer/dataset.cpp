@@ -56,8 +56,9 @@ Sample sample_from_packed(const PackedPosition& packed) {
     const auto code = std::uint8_t(nibble % 2 ? byte >> 4 : byte & 15);
     const Square sq(std::countr_zero(b));
     if (code == kBlackKingToMove) s.side_to_move = BLACK;
-    s.features[std::size_t(nibble)] =
-        std::uint16_t(feature_index(WHITE, nibble_piece(code, sq), sq));
+    const Piece piece = nibble_piece(code, sq);
+    if (piece.type() == KING) s.kings[piece.color()] = std::uint8_t(sq.index());
+    s.features[std::size_t(nibble)] = std::uint16_t(feature_index(WHITE, piece, sq));
   }
   s.count = std::uint8_t(nibble);
   if (!has_castling_rooks(packed)) s.flags |= Sample::kNoCastling;
@@ -68,7 +69,9 @@ Sample sample_from_position(const Position& pos) {
   Sample s;
   for (Bitboard b = pos.pieces(); b; b &= b - 1) {
     const Square sq(std::countr_zero(b));
-    s.features[s.count++] = std::uint16_t(feature_index(WHITE, pos.piece_on(sq), sq));
+    const Piece piece = pos.piece_on(sq);
+    if (piece.type() == KING) s.kings[piece.color()] = std::uint8_t(sq.index());
+    s.features[s.count++] = std::uint16_t(feature_index(WHITE, piece, sq));
   }
   s.side_to_move = pos.side_to_move();
   if (pos.castling_rights() == NO_CASTLING) s.flags |= Sample::kNoCastling;
@@ -79,7 +82,18 @@ Sample mirrored(const Sample& s) {
   Sample m = s;
   // A feature's low three bits are the file in both perspectives.
   for (int k = 0; k < s.count; ++k) m.features[std::size_t(k)] ^= 7;
+  for (std::uint8_t& king : m.kings) king ^= 7;
   return m;
+}
+
+void active_features(const Sample& s, const eval::nnue::KingBuckets& layout, Color perspective,
+                     std::uint16_t* rows) {
+  const eval::nnue::KingView view =
+      eval::nnue::king_view(layout, perspective, Square(s.kings[perspective]));
+  for (int k = 0; k < s.count; ++k) {
+    const int f = s.features[std::size_t(k)];
+    rows[k] = std::uint16_t(feature_index(perspective, view, feature_piece(f), feature_square(f)));
+  }
 }
 
 Sample sample_from_record(const datagen::TrainingRecord& record) {

@@ -1,6 +1,7 @@
 #include "quantise.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 #include <thread>
@@ -26,11 +27,13 @@ std::int64_t output_half(const std::vector<int>& acc, const std::int16_t* w) {
 
 }  // namespace
 
-QuantisedNetwork quantise(const Network& net, int scale) {
+QuantisedNetwork quantise(const Network& factorised, int scale) {
+  const Network net = fold(factorised);
   QuantisedNetwork q;
   q.hidden = std::uint32_t(net.hidden);
   q.buckets = std::uint32_t(net.buckets);
   q.scale = scale;
+  q.king_buckets = net.king_buckets;
   const float* p = net.params.data();
   for (std::size_t i = 0; i < net.bias1_offset(); ++i)
     q.ft_weights.push_back(round16(p[i], kQA, 32767));
@@ -44,7 +47,7 @@ QuantisedNetwork quantise(const Network& net, int scale) {
 }
 
 Network dequantise(const QuantisedNetwork& q) {
-  Network net(int(q.hidden), int(q.buckets));
+  Network net(int(q.hidden), int(q.buckets), q.king_buckets);
   float* p = net.params.data();
   std::size_t i = 0;
   for (const std::int16_t w : q.ft_weights) p[i++] = float(w) / kQA;
@@ -57,10 +60,12 @@ Network dequantise(const QuantisedNetwork& q) {
 int quantised_eval(const QuantisedNetwork& q, const Sample& s) {
   const auto h = std::size_t(q.hidden);
   std::vector<int> white(q.ft_bias.begin(), q.ft_bias.end()), black = white;
-  for (int k = 0; k < s.count; ++k) {
-    const int f = s.features[std::size_t(k)];
-    const std::int16_t* rw = q.ft_weights.data() + std::size_t(f) * h;
-    const std::int16_t* rb = q.ft_weights.data() + std::size_t(black_feature(f)) * h;
+  std::array<std::uint16_t, kMaxFeatures> white_rows{}, black_rows{};
+  active_features(s, q.king_buckets, WHITE, white_rows.data());
+  active_features(s, q.king_buckets, BLACK, black_rows.data());
+  for (std::size_t k = 0; k < s.count; ++k) {
+    const std::int16_t* rw = q.ft_weights.data() + std::size_t(white_rows[k]) * h;
+    const std::int16_t* rb = q.ft_weights.data() + std::size_t(black_rows[k]) * h;
     for (std::size_t i = 0; i < h; ++i) {
       white[i] += rw[i];
       black[i] += rb[i];

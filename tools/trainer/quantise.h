@@ -1,6 +1,6 @@
 // The quantised network: the float network rounded to the integers the engine evaluates with,
 // its integer forward pass (the engine's arithmetic, for the quantised validation loss) and
-// the file it is written to.
+// the file it is written to (format version 1 with one king bucket, 2 with several).
 //
 // Policy. Quantisation follows eval/nnue/architecture.h: first layer round(w * QA) in int16,
 // output weights round(w * QB) within +-127, output bias round(b * QA * QB) in int32. The
@@ -17,12 +17,15 @@
 
 namespace tessera::trainer {
 
-// The engine's form of the parameters (eval/nnue/network_file.h), one output bucket.
+// The engine's form of the parameters (eval/nnue/network_file.h).
 using QuantisedNetwork = eval::nnue::NetworkParameters;
 
+// The folded network (fold(): a factoriser is added to every bucket's rows before rounding, so
+// the file has none) rounded; its king-bucket layout is the network's.
 [[nodiscard]] QuantisedNetwork quantise(const Network& net, int scale);
 
-// The float network that quantises back to `q` exactly: each parameter divided by its factor.
+// The float network that quantises back to `q` exactly: each parameter divided by its factor,
+// no factoriser.
 // A network file as the starting point of a run (--init), for fine-tuning.
 [[nodiscard]] Network dequantise(const QuantisedNetwork& q);
 

@@ -52,6 +52,35 @@ struct CheckpointHeader {
 static_assert(sizeof(CheckpointHeader) == 48);
 constexpr std::array<char, 8> kCheckpointMagic = {'T', 'E', 'S', 'S', 'C', 'K', 'P', 'T'};
 
+// Version 2 (king buckets or a factoriser) follows the header with the layout; a one-bucket
+// run without a factoriser writes version 1, byte for byte the checkpoint of before.
+struct CheckpointLayout {
+  std::uint32_t king_buckets = 1;
+  std::uint32_t mirrored = 0;
+  std::uint32_t factoriser = 0;
+  std::uint32_t reserved = 0;
+  std::array<std::uint8_t, eval::nnue::kKingMapSize> map{};
+};
+static_assert(sizeof(CheckpointLayout) == 48);
+
+CheckpointLayout layout_of(const KingBuckets& layout, bool factoriser) {
+  CheckpointLayout c;
+  c.king_buckets = std::uint32_t(layout.count);
+  c.mirrored = layout.mirrored ? 1 : 0;
+  c.factoriser = factoriser ? 1 : 0;
+  c.map = layout.map;
+  return c;
+}
+
+// The flags of a king-bucket layout, for messages.
+std::string describe(const KingBuckets& layout, bool factoriser) {
+  if (layout == eval::nnue::kSingleKingBucket && !factoriser) return "--king-buckets 1";
+  const std::string name = layout == eval::nnue::kDefaultKingBuckets
+                               ? fmt::format("--king-buckets {}", layout.count)
+                               : fmt::format("{} king buckets (another map)", layout.count);
+  return factoriser ? name : name + " --no-factoriser";
+}
+
 std::uint64_t fnv1a(const void* data, std::size_t size, std::uint64_t h) {
   const auto* p = static_cast<const std::uint8_t*>(data);
   for (std::size_t i = 0; i < size; ++i) h = (h ^ p[i]) * 0x100000001B3ull;
@@ -87,7 +116,8 @@ void Adam::update(Network& net, const Gradient& grad, float lr, float weight_dec
   range(0, bias1, weight_decay);
   range(bias1, weight2, 0.0f);
   if (!frozen_output) range(weight2, bias2, weight_decay);
-  range(bias2, n, 0.0f);
+  range(bias2, net.factoriser_offset(), 0.0f);
+  range(net.factoriser_offset(), n, weight_decay);
   clip(net);
 }
 
@@ -111,26 +141,29 @@ double mean_loss(const Network& net, const std::vector<Sample>& samples, float l
 Trainer::Trainer(const TrainOptions& options, const std::vector<Sample>& train)
     : options_(options),
       train_(train),
-      net_(random_network(options.hidden, options.seed, options.buckets)) {
+      net_(random_network(options.hidden, options.seed, options.buckets, options.king_buckets,
+                          options.factoriser)) {
   for (int t = 0; t < std::max(options_.threads, 1); ++t) {
-    grads_.emplace_back(options_.hidden, options_.buckets);
+    grads_.emplace_back(net_);
     scratch_.emplace_back(options_.hidden);
   }
 }
 
 bool Trainer::set_initial_network(const Network& net, std::string& error) {
-  if (net.hidden != options_.hidden || net.buckets != options_.buckets) {
+  if (net.hidden != options_.hidden || net.buckets != options_.buckets ||
+      net.king_buckets != options_.king_buckets) {
     error = fmt::format(
-        "the initial network is (768 -> {}) x 2 -> 1 x {} buckets; this run has "
-        "--hidden {} and --buckets {}",
-        net.hidden, net.buckets, options_.hidden, options_.buckets);
+        "the initial network is (768 x {} -> {}) x 2 -> 1 x {} buckets; this run has "
+        "--hidden {}, --buckets {} and {}",
+        net.king_buckets.count, net.hidden, net.buckets, options_.hidden, options_.buckets,
+        describe(options_.king_buckets, options_.factoriser));
     return false;
   }
   if (epoch_ != 0) {
     error = "an initial network is only taken before the first epoch";
     return false;
   }
-  net_ = net;
+  net_ = with_factoriser(net, options_.factoriser);
   clip(net_);
   adam_ = Adam{};
   return true;
@@ -158,6 +191,10 @@ double Trainer::run_epoch(const std::function<void(const Progress&)>& report) {
   const int epoch = epoch_ + 1;
   const bool tuning = epoch > options_.epochs;
   if (tuning) round_output_weights(net_);
+  // The batches run the folded network; it follows every step.
+  const bool factorised = net_.factoriser;
+  if (factorised) fold(net_, folded_);
+  const Network& run = factorised ? folded_ : net_;
   std::vector<std::uint32_t> order(train_.size());
   std::iota(order.begin(), order.end(), 0u);
   std::mt19937_64 rng(epoch_seed(options_.seed, epoch));
@@ -166,7 +203,6 @@ double Trainer::run_epoch(const std::function<void(const Progress&)>& report) {
 
   const auto start = std::chrono::steady_clock::now();
   const auto batch = std::size_t(std::max(options_.batch, 1));
-  const int h = options_.hidden;
   double loss_sum = 0;
   std::vector<double> partial(grads_.size());
   for (std::size_t first = 0; first < order.size(); first += batch) {
@@ -176,7 +212,7 @@ double Trainer::run_epoch(const std::function<void(const Progress&)>& report) {
       Gradient& g = grads_[std::size_t(t)];
       Scratch& s = scratch_[std::size_t(t)];
       const float lambda = options_.lambda, scale = options_.scale;
-      const bool mirror = options_.mirror;
+      const bool mirror = options_.mirror && !options_.king_buckets.mirrored;
       double sum = 0;
       for (std::size_t i = first + a; i < first + b; ++i) {
         if (i + 4 < first + b) __builtin_prefetch(&train_[order[i + 4]]);
@@ -184,18 +220,20 @@ double Trainer::run_epoch(const std::function<void(const Progress&)>& report) {
         const float t_value = target(sample, lambda, scale);
         if (mirror && (sample.flags & Sample::kNoCastling) &&
             (epoch_seed(flip_seed, int(order[i])) & 1))
-          sum += add_gradient(net_, mirrored(sample), t_value, weight, g, s);
+          sum += add_gradient(run, mirrored(sample), t_value, weight, g, s);
         else
-          sum += add_gradient(net_, sample, t_value, weight, g, s);
+          sum += add_gradient(run, sample, t_value, weight, g, s);
       }
       partial[std::size_t(t)] = sum;
     });
-    for (std::size_t t = 1; t < grads_.size(); ++t) grads_[0].add(grads_[t], h);
+    for (std::size_t t = 1; t < grads_.size(); ++t) grads_[0].add(grads_[t]);
+    add_factoriser_gradient(net_, grads_[0]);
     const double done = double(first + n) / double(order.size());
     const float lr = tuning ? options_.tune_lr : learning_rate(double(epoch_) + done);
     adam_.update(net_, grads_[0], lr, options_.weight_decay, tuning);
+    if (factorised) fold(net_, folded_);
     last_lr_ = lr;
-    for (Gradient& g : grads_) g.clear(h);
+    for (Gradient& g : grads_) g.clear();
     loss_sum += std::accumulate(partial.begin(), partial.end(), 0.0);
 
     if (report) {
@@ -227,21 +265,26 @@ bool Trainer::save_checkpoint(const std::string& path, std::string& error) const
   header.adam_step = adam_.step;
   header.train_positions = train_.size();
   header.seed = options_.seed;
+  const bool layout = options_.king_buckets != eval::nnue::kSingleKingBucket || options_.factoriser;
+  header.version = layout ? 2 : 1;
+  const CheckpointLayout block = layout_of(options_.king_buckets, options_.factoriser);
   const std::size_t n = net_.params.size();
   const std::vector<float> zeros(adam_.m.empty() ? n : 0, 0.0f);
   const std::vector<float>& m = adam_.m.empty() ? zeros : adam_.m;
   const std::vector<float>& v = adam_.v.empty() ? zeros : adam_.v;
   std::uint64_t sum = fnv1a(&header, sizeof header, kFnvBasis);
-  for (const auto* block : {&net_.params, &m, &v})
-    sum = fnv1a(block->data(), block->size() * sizeof(float), sum);
+  if (layout) sum = fnv1a(&block, sizeof block, sum);
+  for (const auto* values : {&net_.params, &m, &v})
+    sum = fnv1a(values->data(), values->size() * sizeof(float), sum);
 
   const std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(&header), sizeof header);
-    for (const auto* block : {&net_.params, &m, &v})
-      out.write(reinterpret_cast<const char*>(block->data()),
-                std::streamsize(block->size() * sizeof(float)));
+    if (layout) out.write(reinterpret_cast<const char*>(&block), sizeof block);
+    for (const auto* values : {&net_.params, &m, &v})
+      out.write(reinterpret_cast<const char*>(values->data()),
+                std::streamsize(values->size() * sizeof(float)));
     out.write(reinterpret_cast<const char*>(&sum), sizeof sum);
     if (!out) {
       error = fmt::format("cannot write the checkpoint '{}'", tmp);
@@ -265,29 +308,43 @@ bool Trainer::load_checkpoint(const std::string& path, std::string& error) {
   }
   CheckpointHeader header;
   in.read(reinterpret_cast<char*>(&header), sizeof header);
-  if (!in || header.magic != kCheckpointMagic || header.version != 1) {
+  if (!in || header.magic != kCheckpointMagic || (header.version != 1 && header.version != 2)) {
     error = fmt::format("'{}' is not a tessera-train checkpoint", path);
     return false;
   }
+  CheckpointLayout block = layout_of(eval::nnue::kSingleKingBucket, false);
+  if (header.version == 2) in.read(reinterpret_cast<char*>(&block), sizeof block);
+  KingBuckets layout;
+  layout.count = int(std::min<std::uint32_t>(block.king_buckets, eval::nnue::kMaxKingBuckets));
+  layout.mirrored = block.mirrored != 0;
+  layout.map = block.map;
+  const bool factoriser = block.factoriser != 0;
   const int buckets = header.buckets == 0 ? 1 : int(header.buckets);
-  if (int(header.hidden) != options_.hidden || buckets != options_.buckets ||
-      header.train_positions != train_.size() || header.seed != options_.seed) {
-    error = fmt::format(
-        "the checkpoint '{}' was made with --hidden {}, --buckets {}, {} training positions and "
-        "--seed {}; this run has {}, {}, {} and {}",
-        path, header.hidden, buckets, header.train_positions, header.seed, options_.hidden,
-        options_.buckets, train_.size(), options_.seed);
+  if (!in) {
+    error = fmt::format("the checkpoint '{}' is truncated or damaged", path);
     return false;
   }
-  const std::size_t n = Network::parameter_count(options_.hidden, options_.buckets);
+  if (int(header.hidden) != options_.hidden || buckets != options_.buckets ||
+      layout != options_.king_buckets || factoriser != options_.factoriser ||
+      header.train_positions != train_.size() || header.seed != options_.seed) {
+    error = fmt::format(
+        "the checkpoint '{}' was made with --hidden {}, --buckets {}, {}, {} training positions "
+        "and --seed {}; this run has {}, {}, {}, {} and {}",
+        path, header.hidden, buckets, describe(layout, factoriser), header.train_positions,
+        header.seed, options_.hidden, options_.buckets,
+        describe(options_.king_buckets, options_.factoriser), train_.size(), options_.seed);
+    return false;
+  }
+  const std::size_t n = net_.params.size();
   std::vector<float> params(n), m(n), v(n);
   std::uint64_t stored = 0;
-  for (auto* block : {&params, &m, &v})
-    in.read(reinterpret_cast<char*>(block->data()), std::streamsize(n * sizeof(float)));
+  for (auto* values : {&params, &m, &v})
+    in.read(reinterpret_cast<char*>(values->data()), std::streamsize(n * sizeof(float)));
   in.read(reinterpret_cast<char*>(&stored), sizeof stored);
   std::uint64_t sum = fnv1a(&header, sizeof header, kFnvBasis);
-  for (const auto* block : {&params, &m, &v})
-    sum = fnv1a(block->data(), block->size() * sizeof(float), sum);
+  if (header.version == 2) sum = fnv1a(&block, sizeof block, sum);
+  for (const auto* values : {&params, &m, &v})
+    sum = fnv1a(values->data(), values->size() * sizeof(float), sum);
   if (!in || in.peek() != std::ifstream::traits_type::eof() || stored != sum) {
     error = fmt::format("the checkpoint '{}' is truncated or damaged", path);
     return false;

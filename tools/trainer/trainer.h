@@ -7,11 +7,16 @@
 // state is saved whole, so a run resumed from a checkpoint ends with the same weights as one
 // that never stopped. With `mirror`, each epoch reflects about half of the positions without
 // castling rights left to right (which half follows from the seed, the epoch and the
-// position). After the `epochs` epochs come `tune_epochs` at `tune_lr` with the output
-// weights rounded to their quantised values and frozen, so that the first layer (whose
-// quantisation step is four times finer) absorbs the output layer's rounding. The training loss of
-// an epoch is the mean over its batches, each measured before its step (cheap, and a little above
-// the loss at the epoch's end).
+// position); with a mirrored king-bucket layout a reflected position activates exactly the
+// rows of the original (dataset.h: mirrored()), so `mirror` is then ignored rather than
+// spending the time on a copy that trains the same gradient. A factorised network (network.h)
+// trains through its fold: each batch runs the folded network, whose gradient gives the
+// factoriser's by a sum over the buckets (add_factoriser_gradient()), so that a position costs
+// what it costs without a factoriser. After the `epochs` epochs come `tune_epochs` at `tune_lr`
+// with the output weights rounded to their quantised values and frozen, so that the first layer
+// (whose quantisation step is four times finer) absorbs the output layer's rounding. The training
+// loss of an epoch is the mean over its batches, each measured before its step (cheap, and a little
+// above the loss at the epoch's end).
 #pragma once
 
 #include <cstdint>
@@ -29,6 +34,8 @@ enum class Schedule { Constant, Step, Cosine };
 struct TrainOptions {
   int hidden = 128;
   int buckets = 1;  // output buckets: 1 or eval::nnue::kOutputBuckets
+  KingBuckets king_buckets = eval::nnue::kSingleKingBucket;  // input king buckets
+  bool factoriser = false;  // a shared first-layer block (only with more than one king bucket)
   int threads = 2;
   int batch = 16384;
   int epochs = 30;
@@ -78,9 +85,11 @@ class Trainer {
  public:
   Trainer(const TrainOptions& options, const std::vector<Sample>& train);
 
+  // The trained parameters, a factoriser included.
   [[nodiscard]] const Network& network() const { return net_; }
   // Starts from `net` instead of the random weights (before the first epoch; the optimiser's
-  // state starts afresh). False with `error` set when its shape is not the options' shape.
+  // state starts afresh). False with `error` set when its shape is not the options' shape; a
+  // network with or without a factoriser fits either way (with_factoriser()).
   [[nodiscard]] bool set_initial_network(const Network& net, std::string& error);
   [[nodiscard]] int epochs_done() const { return epoch_; }
   [[nodiscard]] const TrainOptions& options() const { return options_; }
@@ -94,10 +103,10 @@ class Trainer {
   // Runs the next epoch and returns its training loss; `report` is called after every batch.
   double run_epoch(const std::function<void(const Progress&)>& report = {});
 
-  // The weights, the optimiser's state and the epoch count. Saving writes `path`.tmp and
-  // renames it, so an interrupted save leaves the previous checkpoint. Loading refuses a file
-  // of another hidden size, bucket count, training-set size or seed, and a damaged file, with
-  // `error` set.
+  // The weights (a factoriser included), the optimiser's state and the epoch count. Saving
+  // writes `path`.tmp and renames it, so an interrupted save leaves the previous checkpoint.
+  // Loading refuses a file of another hidden size, bucket count, king-bucket layout, factoriser
+  // choice, training-set size or seed, and a damaged file, with `error` set.
   [[nodiscard]] bool save_checkpoint(const std::string& path, std::string& error) const;
   [[nodiscard]] bool load_checkpoint(const std::string& path, std::string& error);
 
@@ -105,6 +114,7 @@ class Trainer {
   TrainOptions options_;
   const std::vector<Sample>& train_;
   Network net_;
+  Network folded_;  // fold(net_) when net_ has a factoriser: what the batches run
   Adam adam_;
   int epoch_ = 0;
   float last_lr_ = 0;

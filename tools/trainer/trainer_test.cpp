@@ -1,7 +1,8 @@
-// The trainer's features must be the contract's, its gradient the loss's derivative, training
-// must lower the loss, the quantised network must score like the float one, the network must
-// not care which colour is which, a resumed run must end where an uninterrupted one does, and
-// bad input must be refused with a message.
+// The trainer's features must be the contract's (king buckets included), its gradient the
+// loss's derivative (a factoriser's included), training must lower the loss, the quantised
+// network must score like the float one and as the engine does, the network must not care which
+// colour is which, a resumed run must end where an uninterrupted one does, and bad input must be
+// refused with a message.
 #include "trainer.h"
 
 #include <gtest/gtest.h>
@@ -65,27 +66,36 @@ std::vector<Sample> material_samples(int games, int plies, std::uint64_t seed) {
 }
 
 // The loss of a network, in double precision, straight from the formulas of network.h, with
-// each perspective's features taken from the position rather than from black_feature().
+// each perspective's features taken from the position (its king's view, the engine's
+// feature_index()) rather than from the sample.
 struct Reference {
   int hidden;
   int buckets;
   std::vector<double> p;
+  eval::nnue::KingBuckets layout = eval::nnue::kSingleKingBucket;
+  bool factoriser = false;
 
   double output(const Position& pos) const {
     const auto h = std::size_t(hidden);
+    const auto rows = std::size_t(layout.count) * kInputs;
     const Color stm = pos.side_to_move();
     const auto bucket =
         std::size_t(buckets == 1 ? 0 : eval::nnue::output_bucket(popcount(pos.pieces())));
-    const std::size_t outputs = (kInputs + 1) * h + bucket * 2 * h;
-    double out = p[(kInputs + 1) * h + std::size_t(buckets) * 2 * h + bucket];
+    const std::size_t outputs = (rows + 1) * h + bucket * 2 * h;
+    const std::size_t shared = (rows + 1) * h + std::size_t(buckets) * (2 * h + 1);
+    double out = p[(rows + 1) * h + std::size_t(buckets) * 2 * h + bucket];
     for (const Color view : {stm, ~stm}) {
-      std::vector<double> acc(p.begin() + std::ptrdiff_t(kInputs * h),
-                              p.begin() + std::ptrdiff_t((kInputs + 1) * h));
+      const eval::nnue::KingView kv = eval::nnue::king_view(layout, view, pos.king_square(view));
+      std::vector<double> acc(p.begin() + std::ptrdiff_t(rows * h),
+                              p.begin() + std::ptrdiff_t((rows + 1) * h));
       for (int sq = 0; sq < 64; ++sq) {
         const Piece pc = pos.piece_on(Square(sq));
         if (pc.is_none()) continue;
-        const auto f = std::size_t(feature_index(view, pc, Square(sq)));
-        for (std::size_t i = 0; i < h; ++i) acc[i] += p[f * h + i];
+        const auto f = std::size_t(feature_index(view, kv, pc, Square(sq)));
+        // The factoriser's row: the same feature in bucket 0's numbering.
+        const auto g = std::size_t(feature_index(view, {0, kv.mirrored}, pc, Square(sq)));
+        for (std::size_t i = 0; i < h; ++i)
+          acc[i] += p[f * h + i] + (factoriser ? p[shared + g * h + i] : 0.0);
       }
       const std::size_t w = outputs + (view == stm ? 0 : h);
       for (std::size_t i = 0; i < h; ++i) {
@@ -128,6 +138,38 @@ TEST(TrainerFeatures, BlackFeatureIsTheContractsIndex) {
   EXPECT_EQ(feature_index(BLACK, Piece(BLACK, PAWN), Square(52)), 12);
 }
 
+// Each perspective's rows are the engine's feature_index() in its king's view, from the kings
+// that the sample recorded; with one bucket they are the one-bucket features of before.
+TEST(TrainerFeatures, ActiveFeaturesAreTheEnginesIndices) {
+  int bucketed = 0, mirrored_views = 0;
+  for (const Position& pos : random_positions(20, 120, 9)) {
+    const Sample s = sample_from_packed(encode(pos));
+    for (const Color c : {WHITE, BLACK}) {
+      ASSERT_EQ(Square(s.kings[c]), pos.king_square(c)) << pos.fen();
+      std::array<std::uint16_t, kMaxFeatures> single{}, rows{};
+      active_features(s, eval::nnue::kSingleKingBucket, c, single.data());
+      for (int k = 0; k < s.count; ++k) {
+        const int f = s.features[std::size_t(k)];
+        ASSERT_EQ(single[std::size_t(k)], c == WHITE ? f : black_feature(f));
+      }
+      active_features(s, eval::nnue::kDefaultKingBuckets, c, rows.data());
+      const eval::nnue::KingView view =
+          eval::nnue::king_view(eval::nnue::kDefaultKingBuckets, c, pos.king_square(c));
+      std::vector<int> expected, got(rows.begin(), rows.begin() + s.count);
+      for (int sq = 0; sq < 64; ++sq)
+        if (!pos.piece_on(Square(sq)).is_none())
+          expected.push_back(feature_index(c, view, pos.piece_on(Square(sq)), Square(sq)));
+      std::sort(expected.begin(), expected.end());
+      std::sort(got.begin(), got.end());
+      ASSERT_EQ(got, expected) << pos.fen();
+      bucketed += view.bucket > 0;
+      mirrored_views += view.mirrored;
+    }
+  }
+  EXPECT_GT(bucketed, 100);
+  EXPECT_GT(mirrored_views, 100);
+}
+
 TEST(TrainerFeatures, MirrorIsTheReflectedPosition) {
   int mirrorable = 0;
   for (const Position& pos : random_positions(20, 120, 8)) {
@@ -141,6 +183,15 @@ TEST(TrainerFeatures, MirrorIsTheReflectedPosition) {
     std::sort(b.features.begin(), b.features.begin() + b.count);
     ASSERT_EQ(a.features, b.features) << pos.fen();
     ASSERT_EQ(a.side_to_move, b.side_to_move);
+    ASSERT_EQ(a.kings, b.kings) << pos.fen();
+    // With mirrored king buckets the reflection activates the very same rows: --mirror would
+    // train the same gradient twice, so the trainer ignores it there.
+    for (const Color c : {WHITE, BLACK}) {
+      std::array<std::uint16_t, kMaxFeatures> original{}, reflected{};
+      active_features(s, eval::nnue::kDefaultKingBuckets, c, original.data());
+      active_features(mirrored(s), eval::nnue::kDefaultKingBuckets, c, reflected.data());
+      ASSERT_EQ(original, reflected) << pos.fen();
+    }
   }
   EXPECT_GT(mirrorable, 100);
 }
@@ -159,12 +210,20 @@ TEST(TrainerFeatures, RecordIsTurnedToTheSideToMove) {
 }
 
 // The analytic gradient against central differences of the double-precision reference.
-void check_gradient(int hidden, int buckets = 1) {
+void check_gradient(int hidden, int buckets = 1,
+                    const eval::nnue::KingBuckets& layout = eval::nnue::kSingleKingBucket,
+                    bool factoriser = false) {
   std::vector<Position> positions = random_positions(2, 12, 3);
   // Fewer pieces, for other output buckets: 3 (bucket 0), 12 (bucket 2) and 22 (bucket 5).
-  for (const char* fen :
-       {"8/8/8/4k3/8/8/3Q4/4K3 b - - 0 1", "r3k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1",
-        "rn2k3/pppppppp/8/8/8/8/PPPPPPPP/RN2K3 b - - 0 1"}) {
+  std::vector<const char*> fens = {"8/8/8/4k3/8/8/3Q4/4K3 b - - 0 1",
+                                   "r3k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1",
+                                   "rn2k3/pppppppp/8/8/8/8/PPPPPPPP/RN2K3 b - - 0 1"};
+  // Kings off their first rank and on files a-d, for every king bucket and mirrored views (3
+  // and 4 pieces: output bucket 0).
+  if (layout.count > 1)
+    fens.insert(fens.end(), {"3K4/8/8/8/8/8/8/3k3r b - - 0 1", "8/8/8/8/8/8/5K2/2k4r w - - 0 1",
+                             "8/8/8/2k5/8/8/1K5P/7q w - - 0 1"});
+  for (const char* fen : fens) {
     std::string error;
     positions.push_back(*Position::from_fen(fen, false, error));
   }
@@ -174,21 +233,26 @@ void check_gradient(int hidden, int buckets = 1) {
     samples.push_back(sample_from_position(pos));
     targets.push_back(0.2 + 0.6 * double(samples.size() % 3) / 2.0);
   }
-  Network net = random_network(hidden, 11, buckets);
-  // Spread the accumulators over both sides of the clamp's range.
+  Network net = random_network(hidden, 11, buckets, layout, factoriser);
+  // Spread the accumulators over both sides of the clamp's range (a factoriser and its bucket
+  // rows each a little less, so that their sum spreads as far).
   std::mt19937_64 rng(5);
   std::uniform_real_distribution<float> wide(-0.3f, 0.3f);
-  for (std::size_t i = 0; i < net.weight2_offset(); ++i) net.params[i] = wide(rng);
-  for (std::size_t i = net.weight2_offset(); i < net.params.size(); ++i)
+  const float first_scale = factoriser ? 0.7f : 1.0f;
+  for (std::size_t i = 0; i < net.weight2_offset(); ++i) net.params[i] = first_scale * wide(rng);
+  for (std::size_t i = net.weight2_offset(); i < net.factoriser_offset(); ++i)
     net.params[i] = 3.0f * wide(rng);
+  for (std::size_t i = net.factoriser_offset(); i < net.params.size(); ++i)
+    net.params[i] = first_scale * wide(rng);
 
-  Gradient grad(hidden, buckets);
+  Gradient grad(net);
   Scratch scratch(hidden);
   for (std::size_t i = 0; i < samples.size(); ++i)
     (void)add_gradient(net, samples[i], float(targets[i]), 1.0f / float(samples.size()), grad,
                        scratch);
 
-  Reference ref{hidden, buckets, std::vector<double>(net.params.begin(), net.params.end())};
+  Reference ref{hidden, buckets, std::vector<double>(net.params.begin(), net.params.end()), layout,
+                factoriser};
   const auto h = std::size_t(hidden);
   const std::size_t king_e1 = std::size_t(feature_index(WHITE, Piece(WHITE, KING), Square(4)));
   const std::size_t black_queen_d8 =
@@ -199,10 +263,20 @@ void check_gradient(int hidden, int buckets = 1) {
   for (const Sample& s : samples)
     if (std::find(used.begin(), used.end(), std::size_t(net.bucket(s))) == used.end())
       used.push_back(std::size_t(net.bucket(s)));
+  // With king buckets: the first two rows that occur in each bucket, and their factoriser rows.
+  std::vector<std::size_t> rows = {king_e1, black_queen_d8}, shared;
+  for (int b = 1; b < layout.count; ++b) {
+    int taken = 0;
+    for (const std::uint16_t r : grad.rows)
+      if (r / kInputs == b && taken++ < 2) rows.push_back(r);
+    EXPECT_EQ(taken >= 2, true) << "king bucket " << b << " occurs in no position";
+  }
+  if (factoriser)
+    for (const std::size_t r : rows) shared.push_back(net.factoriser_offset() + r % kInputs * h);
   std::vector<std::size_t> checked;
   for (std::size_t i = 0; i < h; i += std::max<std::size_t>(1, h / 8)) {
-    checked.push_back(king_e1 * h + i);         // white's view of the white king on e1
-    checked.push_back(black_queen_d8 * h + i);  // black's view of its queen on d8
+    for (const std::size_t r : rows) checked.push_back(r * h + i);
+    for (const std::size_t r : shared) checked.push_back(r + i);
     checked.push_back(net.bias1_offset() + i);
     for (const std::size_t b : used) {
       checked.push_back(net.weight2_offset() + b * 2 * h + i);
@@ -210,22 +284,41 @@ void check_gradient(int hidden, int buckets = 1) {
     }
   }
   for (const std::size_t b : used) checked.push_back(net.bias2_offset() + b);
-  int nonzero = 0;
+  int nonzero = 0, nonzero_shared = 0;
   for (const std::size_t i : checked) {
     const double step = 2e-6;  // below the accumulators' distance from the clamp's corners
-    Reference up = ref, down = ref;
-    up.p[i] += step;
-    down.p[i] -= step;
-    const double numeric =
-        (up.loss(positions, targets) - down.loss(positions, targets)) / (2 * step);
+    const double original = ref.p[i];
+    ref.p[i] = original + step;
+    const double up = ref.loss(positions, targets);
+    ref.p[i] = original - step;
+    const double down = ref.loss(positions, targets);
+    ref.p[i] = original;
+    const double numeric = (up - down) / (2 * step);
     EXPECT_NEAR(grad.values[i], numeric, 2e-5 + 2e-3 * std::abs(numeric)) << "parameter " << i;
     nonzero += std::abs(numeric) > 1e-6;
+    nonzero_shared += i >= net.factoriser_offset() && std::abs(numeric) > 1e-6;
   }
   EXPECT_GT(nonzero, int(checked.size()) / 2);  // the check is not one of zeros
+  if (factoriser) {
+    EXPECT_GT(nonzero_shared, int(shared.size()) * 8 / 2);
+  }
   // A white queen on a8 occurs in none of these positions: its row has no gradient.
   const auto absent = std::size_t(feature_index(WHITE, Piece(WHITE, QUEEN), Square(56)));
   for (std::size_t i = 0; i < h; ++i) EXPECT_EQ(grad.values[absent * h + i], 0.0f);
   EXPECT_EQ(std::count(grad.rows.begin(), grad.rows.end(), std::uint16_t(absent)), 0);
+  if (factoriser) {
+    // The trainer's way: the folded network's gradient, then the factoriser's as a sum over the
+    // buckets, is the same gradient.
+    const Network folded = fold(net);
+    Gradient fast(net);
+    for (std::size_t i = 0; i < samples.size(); ++i)
+      (void)add_gradient(folded, samples[i], float(targets[i]), 1.0f / float(samples.size()), fast,
+                         scratch);
+    add_factoriser_gradient(net, fast);
+    for (std::size_t i = 0; i < grad.values.size(); ++i)
+      ASSERT_NEAR(fast.values[i], grad.values[i], 1e-6 + 1e-4 * std::abs(grad.values[i]))
+          << "parameter " << i;
+  }
   if (buckets == 1) return;
   // Only the buckets of these positions (0, 2, 5, 7) train: bucket 1's output layer has no
   // gradient.
@@ -241,6 +334,14 @@ TEST(TrainerGradient, MatchesFiniteDifferencesFullWidth) { check_gradient(128); 
 TEST(TrainerGradient, MatchesFiniteDifferencesWithOutputBuckets) {
   check_gradient(8, eval::nnue::kOutputBuckets);
   check_gradient(128, eval::nnue::kOutputBuckets);
+}
+TEST(TrainerGradient, MatchesFiniteDifferencesWithKingBuckets) {
+  check_gradient(8, 1, eval::nnue::kDefaultKingBuckets);
+  check_gradient(8, eval::nnue::kOutputBuckets, eval::nnue::kDefaultKingBuckets);
+}
+TEST(TrainerGradient, MatchesFiniteDifferencesWithAFactoriser) {
+  check_gradient(8, 1, eval::nnue::kDefaultKingBuckets, true);
+  check_gradient(128, eval::nnue::kOutputBuckets, eval::nnue::kDefaultKingBuckets, true);
 }
 
 TrainOptions small_options(int hidden, int threads) {
@@ -313,11 +414,13 @@ TEST(TrainerTraining, SameSeedAndThreadsGiveTheSameWeights) {
   EXPECT_NE(a.network().params, c.network().params);
 }
 
-TEST(TrainerTraining, ResumedRunEndsLikeAnUninterruptedOne) {
+void check_resumed_run(const eval::nnue::KingBuckets& layout, bool factoriser) {
   test::TempDir dir;
   const std::vector<Sample> samples = material_samples(20, 60, 4);
   TrainOptions o = small_options(8, 2);
   o.mirror = true;
+  o.king_buckets = layout;
+  o.factoriser = factoriser;
   Trainer whole(o, samples);
   for (int e = 0; e < o.epochs; ++e) (void)whole.run_epoch();
 
@@ -333,6 +436,16 @@ TEST(TrainerTraining, ResumedRunEndsLikeAnUninterruptedOne) {
   EXPECT_EQ(second.epochs_done(), 2);
   while (second.epochs_done() < o.epochs) (void)second.run_epoch();
   EXPECT_EQ(second.network().params, whole.network().params);
+  EXPECT_EQ(second.network().params.size(),
+            Network::parameter_count(8, 1, layout.count, factoriser));
+}
+
+TEST(TrainerTraining, ResumedRunEndsLikeAnUninterruptedOne) {
+  check_resumed_run(eval::nnue::kSingleKingBucket, false);
+}
+TEST(TrainerTraining, ResumedRunWithKingBucketsKeepsTheFactoriser) {
+  check_resumed_run(eval::nnue::kDefaultKingBuckets, true);
+  check_resumed_run(eval::nnue::kDefaultKingBuckets, false);
 }
 
 TEST(TrainerTraining, CheckpointRefusesOtherRunsAndDamage) {
@@ -349,6 +462,23 @@ TEST(TrainerTraining, CheckpointRefusesOtherRunsAndDamage) {
   Trainer w(wider, samples);
   EXPECT_FALSE(w.load_checkpoint(dir.file("a.ckpt"), error));
   EXPECT_NE(error.find("--hidden 8"), std::string::npos) << error;
+  // Another king-bucket layout, or the factoriser on one side only.
+  TrainOptions bucketed = o;
+  bucketed.king_buckets = eval::nnue::kDefaultKingBuckets;
+  bucketed.factoriser = true;
+  Trainer k(bucketed, samples);
+  EXPECT_FALSE(k.load_checkpoint(dir.file("a.ckpt"), error));
+  EXPECT_NE(error.find("--king-buckets 1, "), std::string::npos) << error;
+  (void)k.run_epoch();
+  ASSERT_TRUE(k.save_checkpoint(dir.file("k.ckpt"), error)) << error;
+  TrainOptions plain = bucketed;
+  plain.factoriser = false;
+  Trainer p(plain, samples);
+  EXPECT_FALSE(p.load_checkpoint(dir.file("k.ckpt"), error));
+  EXPECT_NE(error.find("--king-buckets 4, "), std::string::npos) << error;
+  EXPECT_NE(error.find("--king-buckets 4 --no-factoriser"), std::string::npos) << error;
+  Trainer again(bucketed, samples);
+  EXPECT_TRUE(again.load_checkpoint(dir.file("k.ckpt"), error)) << error;
 
   // One flipped byte in the weights.
   {
@@ -364,7 +494,8 @@ TEST(TrainerTraining, CheckpointRefusesOtherRunsAndDamage) {
 }
 
 // The integer forward pass of the contract, written out plainly: accumulators from the
-// position's pieces, SCReLU in integers, the division order of the engine.
+// position's pieces in each side's king view, SCReLU in integers, the division order of the
+// engine.
 int integer_score(const QuantisedNetwork& q, const Position& pos) {
   const auto h = std::size_t(q.hidden);
   const Color stm = pos.side_to_move();
@@ -373,10 +504,12 @@ int integer_score(const QuantisedNetwork& q, const Position& pos) {
   std::int64_t sum = 0;
   for (const Color view : {stm, ~stm}) {
     std::vector<std::int32_t> acc(q.ft_bias.begin(), q.ft_bias.end());
+    const eval::nnue::KingView kv =
+        eval::nnue::king_view(q.king_buckets, view, pos.king_square(view));
     for (int sq = 0; sq < 64; ++sq) {
       const Piece pc = pos.piece_on(Square(sq));
       if (pc.is_none()) continue;
-      const auto f = std::size_t(feature_index(view, pc, Square(sq)));
+      const auto f = std::size_t(feature_index(view, kv, pc, Square(sq)));
       for (std::size_t i = 0; i < h; ++i) acc[i] += q.ft_weights[f * h + i];
     }
     for (std::size_t i = 0; i < h; ++i) {
@@ -389,10 +522,14 @@ int integer_score(const QuantisedNetwork& q, const Position& pos) {
   return int(value * q.scale / (kQA * kQB));
 }
 
-void check_quantised_scores(int buckets) {
+void check_quantised_scores(int buckets,
+                            const eval::nnue::KingBuckets& layout = eval::nnue::kSingleKingBucket,
+                            bool factoriser = false) {
   const std::vector<Sample> train = material_samples(60, 100, 21);
   TrainOptions o = small_options(128, 2);
   o.buckets = buckets;
+  o.king_buckets = layout;
+  o.factoriser = factoriser;
   o.epochs = 2;
   o.tune_epochs = 1;
   Trainer trainer(o, train);
@@ -420,6 +557,8 @@ void check_quantised_scores(int buckets) {
   const auto read = eval::nnue::read_network_file(dir.file("net.tnn"), error);
   ASSERT_TRUE(read) << error;
   EXPECT_EQ(*read, q);
+  EXPECT_EQ(read->king_buckets, layout);
+  EXPECT_EQ(read->ft_weights.size(), std::size_t(layout.count) * kInputs * 128);
   const auto engine_net = eval::nnue::Network::from_parameters(*read, error);
   ASSERT_TRUE(engine_net) << error;
   for (const Position& pos : positions) {
@@ -438,6 +577,65 @@ TEST(TrainerQuantise, IntegerScoresAreWithinAFewCentipawnsOfTheFloatNet) {
 }
 TEST(TrainerQuantise, IntegerScoresMatchWithOutputBuckets) {
   check_quantised_scores(eval::nnue::kOutputBuckets);
+}
+TEST(TrainerQuantise, IntegerScoresMatchWithFactorisedKingBuckets) {
+  check_quantised_scores(eval::nnue::kOutputBuckets, eval::nnue::kDefaultKingBuckets, true);
+}
+
+// A bucketed, factorised network after a few steps on a few hundred positions: the file is
+// version 2 with the engine's layout and no factoriser, and the engine's evaluation (its own
+// parser, network and accumulator) scores as the trainer's float network within rounding.
+TEST(TrainerQuantise, EngineEvaluatesABucketedNetworkAsTheTrainer) {
+  const std::vector<Sample> train = material_samples(6, 60, 12);
+  ASSERT_GT(train.size(), 300u);
+  TrainOptions o = small_options(eval::nnue::kHidden, 2);
+  o.king_buckets = eval::nnue::kDefaultKingBuckets;
+  o.factoriser = true;
+  o.batch = 64;
+  o.epochs = 1;
+  o.tune_epochs = 1;  // the output weights rounded, as a real run ends
+  o.lr = 0.05f;
+  o.tune_lr = 0.01f;
+  Trainer trainer(o, train);
+  (void)trainer.run_epoch();
+  (void)trainer.run_epoch();
+  const Network& net = trainer.network();
+  // The buckets have moved apart: a position would score differently in another bucket.
+  {
+    const Network folded = fold(net);
+    float spread = 0;
+    const std::size_t block = std::size_t(kInputs) * eval::nnue::kHidden;
+    for (std::size_t i = 0; i < block; ++i)
+      spread = std::max(spread, std::abs(folded.params[i] - folded.params[3 * block + i]));
+    EXPECT_GT(spread, 0.05f);
+  }
+  test::TempDir dir;
+  std::string error;
+  ASSERT_TRUE(write_network(quantise(net, int(o.scale)), dir.file("net.tnn"), error)) << error;
+  const std::vector<std::uint8_t> bytes = test::read_bytes(dir.file("net.tnn"));
+  ASSERT_GT(bytes.size(), 12u);
+  EXPECT_EQ(bytes[8], eval::nnue::kKingBucketsFormatVersion);
+  const auto params = eval::nnue::parse(bytes, error);
+  ASSERT_TRUE(params) << error;
+  EXPECT_EQ(params->king_buckets, eval::nnue::kDefaultKingBuckets);
+  EXPECT_EQ(params->ft_weights.size(), std::size_t(4) * kInputs * eval::nnue::kHidden);
+  const auto engine_net = eval::nnue::Network::from_bytes(bytes, error);
+  ASSERT_TRUE(engine_net) << error;
+  Scratch scratch(eval::nnue::kHidden);
+  std::vector<Position> positions = random_positions(4, 40, 17);
+  for (const char* fen : {"3K4/8/8/8/8/8/8/3k3r b - - 0 1", "8/8/8/8/8/8/5K2/2k4r w - - 0 1",
+                          "8/8/8/2k5/8/8/1K5P/7q w - - 0 1", "8/5k2/8/8/3K4/8/8/R7 b - - 0 1"}) {
+    positions.push_back(*Position::from_fen(fen, false, error));
+  }
+  for (const Position& pos : positions) {
+    eval::nnue::Accumulator acc;
+    eval::nnue::refresh(*engine_net, pos, acc);
+    const int engine = eval::nnue::evaluate(*engine_net, acc, pos.side_to_move());
+    const double trainer_cp = double(evaluate(net, sample_from_position(pos), scratch)) * o.scale;
+    // Rounding: a few centipawns, and a little more on the large scores of so short a run.
+    EXPECT_NEAR(engine, trainer_cp, 8.0 + 0.002 * std::abs(trainer_cp)) << pos.fen();
+  }
+  EXPECT_GT(positions.size(), 150u);
 }
 
 TEST(TrainerQuantise, TuningEpochsFreezeQuantisedOutputWeights) {
@@ -510,6 +708,44 @@ TEST(TrainerTraining, InitialNetworkReplacesTheRandomStart) {
   Trainer wide(small_options(32, 2), train);
   EXPECT_FALSE(wide.set_initial_network(donor.network(), error));
   EXPECT_NE(error.find("--hidden 32"), std::string::npos) << error;
+}
+
+// Every king bucket starts from the same weights, with a factoriser or without: the one-bucket
+// network of the same seed, seen through the mirror when a king stands on files a-d. Folding
+// gives the same function, and the folded network has no factoriser left.
+TEST(TrainerNetwork, KingBucketsStartAsOneBucket) {
+  const Network one = random_network(16, 3, eval::nnue::kOutputBuckets);
+  const Network copies =
+      random_network(16, 3, eval::nnue::kOutputBuckets, eval::nnue::kDefaultKingBuckets, false);
+  const Network factorised =
+      random_network(16, 3, eval::nnue::kOutputBuckets, eval::nnue::kDefaultKingBuckets, true);
+  const Network folded = fold(factorised);
+  EXPECT_FALSE(folded.factoriser);
+  EXPECT_EQ(folded.params.size(), copies.params.size());
+  EXPECT_EQ(with_factoriser(folded, true).params.size(), factorised.params.size());
+  Scratch scratch(16);
+  int unmirrored = 0;
+  for (const Sample& s : material_samples(4, 80, 2)) {
+    const float x = evaluate(copies, s, scratch);
+    EXPECT_NEAR(evaluate(factorised, s, scratch), x, 1e-5f);
+    EXPECT_NEAR(evaluate(folded, s, scratch), x, 1e-5f);
+    if ((s.kings[WHITE] & 7) < 4 || (s.kings[BLACK] & 7) < 4) continue;
+    EXPECT_FLOAT_EQ(evaluate(one, s, scratch), x);
+    ++unmirrored;
+  }
+  EXPECT_GT(unmirrored, 100);
+}
+
+// A bucket row and its factoriser row may each be large, but not their sum: that is what the
+// file holds.
+TEST(TrainerQuantise, ClippedFactorisedWeightsDoNotSaturate) {
+  Network net(8, 1, eval::nnue::kDefaultKingBuckets, true);
+  for (std::size_t i = 0; i < net.params.size(); ++i) net.params[i] = i % 3 ? 100.0f : -100.0f;
+  clip(net);
+  const QuantisedNetwork q = quantise(net, 400);
+  const auto limit = std::int16_t(std::lround(kMaxWeight1 * kQA));
+  for (const std::int16_t w : q.ft_weights) EXPECT_LE(std::abs(w), limit);
+  EXPECT_EQ(*std::max_element(q.ft_weights.begin(), q.ft_weights.end()), limit);
 }
 
 TEST(TrainerQuantise, ClippedWeightsDoNotSaturate) {
@@ -651,6 +887,8 @@ TEST(TrainerCli, BadInputFailsWithAMessage) {
        std::vector<std::pair<std::string, std::string>>{{"--hidden", "abc"},
                                                         {"--hidden", "0"},
                                                         {"--buckets", "3"},
+                                                        {"--king-buckets", "3"},
+                                                        {"--king-buckets", "0"},
                                                         {"--wdl", "1.5"},
                                                         {"--lr", "-1"},
                                                         {"--threads", "2x"},
@@ -696,6 +934,23 @@ TEST(TrainerCli, TrainsAndWritesTheNetwork) {
   ASSERT_TRUE(bucketed) << err;
   EXPECT_EQ(bucketed->buckets, std::uint32_t(eval::nnue::kOutputBuckets));
   EXPECT_TRUE(eval::nnue::Network::from_parameters(*bucketed, err)) << err;
+  // With king buckets, factorised or not: a version-2 file of the engine's layout.
+  for (const bool factorised : {true, false}) {
+    std::vector<std::string> args = {"--data",         dir.file("a.bin.zst"),
+                                     "--output",       out,
+                                     "--epochs",       "1",
+                                     "--king-buckets", "4",
+                                     "--batch",        "512",
+                                     "--progress",     "0",
+                                     "--mirror"};
+    if (!factorised) args.push_back("--no-factoriser");
+    ASSERT_EQ(run(args, err), 0) << err;
+    const auto kings = eval::nnue::read_network_file(out, err);
+    ASSERT_TRUE(kings) << err;
+    EXPECT_EQ(kings->king_buckets, eval::nnue::kDefaultKingBuckets);
+    EXPECT_EQ(test::read_bytes(out)[8], eval::nnue::kKingBucketsFormatVersion);
+    EXPECT_TRUE(eval::nnue::Network::from_parameters(*kings, err)) << err;
+  }
 }
 
 // --init: a run of no epochs writes back the very file it started from; a file of another
