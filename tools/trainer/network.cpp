@@ -213,9 +213,10 @@ void clip(Network& net) {
     float* shared = p + net.factoriser_offset();
     for (std::size_t i = 0; i < block; ++i)
       shared[i] = std::clamp(shared[i], -kMaxWeight1, kMaxWeight1);
-    for (std::size_t i = 0; i < net.bias1_offset(); ++i) {
-      const float f = shared[i % block];
-      p[i] = std::clamp(p[i], -kMaxWeight1 - f, kMaxWeight1 - f);
+    for (std::size_t b = 0; b < std::size_t(net.king_buckets.count); ++b) {
+      float* rows = p + b * block;
+      for (std::size_t i = 0; i < block; ++i)
+        rows[i] = std::clamp(rows[i], -kMaxWeight1 - shared[i], kMaxWeight1 - shared[i]);
     }
   } else {
     for (std::size_t i = 0; i < net.bias1_offset(); ++i)
