@@ -88,6 +88,20 @@ std::uint64_t fnv1a(const void* data, std::size_t size, std::uint64_t h) {
 }
 constexpr std::uint64_t kFnvBasis = 0xCBF29CE484222325ull;
 
+// The number of pairs of king views (bucket and mirror half, for each side) in `layout`.
+int view_key_count(const KingBuckets& layout) {
+  const int views = 2 * layout.count;
+  return views * views;
+}
+
+// The pair of king views of `s`: below view_key_count(layout).
+std::uint16_t view_key(const KingBuckets& layout, const Sample& s) {
+  const auto w = eval::nnue::king_view(layout, WHITE, Square(s.kings[WHITE]));
+  const auto b = eval::nnue::king_view(layout, BLACK, Square(s.kings[BLACK]));
+  return std::uint16_t((w.bucket * 2 + int(w.mirrored)) * 2 * layout.count + b.bucket * 2 +
+                       int(b.mirrored));
+}
+
 }  // namespace
 
 void Adam::update(Network& net, const Gradient& grad, float lr, float weight_decay,
@@ -147,6 +161,10 @@ Trainer::Trainer(const TrainOptions& options, const std::vector<Sample>& train)
     grads_.emplace_back(net_);
     scratch_.emplace_back(options_.hidden);
   }
+  if (options_.king_buckets.count > 1) {
+    view_keys_.reserve(train_.size());
+    for (const Sample& s : train_) view_keys_.push_back(view_key(options_.king_buckets, s));
+  }
 }
 
 bool Trainer::set_initial_network(const Network& net, std::string& error) {
@@ -193,6 +211,18 @@ double Trainer::run_epoch(const std::function<void(const Progress&)>& report) {
   if (tuning) round_output_weights(net_);
   // The batches run the folded network; it follows every step.
   const bool factorised = net_.factoriser;
+  // With king buckets, each thread visits its part of a batch grouped by the two king views
+  // (a counting sort on view_keys_, stable), so that consecutive positions read and write the
+  // same blocks of rows: the gradient is the same sum in another order.
+  const bool group = !view_keys_.empty();
+  const auto group_by_views = [&](std::uint32_t* part, std::size_t count) {
+    const std::size_t keys = std::size_t(view_key_count(options_.king_buckets));
+    std::vector<std::uint32_t> start(keys + 1, 0), sorted(count);
+    for (std::size_t i = 0; i < count; ++i) ++start[view_keys_[part[i]] + 1];
+    for (std::size_t k = 0; k < keys; ++k) start[k + 1] += start[k];
+    for (std::size_t i = 0; i < count; ++i) sorted[start[view_keys_[part[i]]]++] = part[i];
+    std::copy(sorted.begin(), sorted.end(), part);
+  };
   if (factorised) fold(net_, folded_);
   const Network& run = factorised ? folded_ : net_;
   std::vector<std::uint32_t> order(train_.size());
@@ -213,6 +243,7 @@ double Trainer::run_epoch(const std::function<void(const Progress&)>& report) {
       Scratch& s = scratch_[std::size_t(t)];
       const float lambda = options_.lambda, scale = options_.scale;
       const bool mirror = options_.mirror && !options_.king_buckets.mirrored;
+      if (group) group_by_views(order.data() + first + a, b - a);
       double sum = 0;
       for (std::size_t i = first + a; i < first + b; ++i) {
         if (i + 4 < first + b) __builtin_prefetch(&train_[order[i + 4]]);

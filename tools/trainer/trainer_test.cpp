@@ -357,11 +357,13 @@ TrainOptions small_options(int hidden, int threads) {
   return o;
 }
 
-TEST(TrainerTraining, LowersTheLossOnSyntheticData) {
+void check_loss_falls(const eval::nnue::KingBuckets& layout, bool factoriser) {
   const std::vector<Sample> samples = material_samples(60, 100, 21);
   ASSERT_GT(samples.size(), 5000u);
   TrainOptions o = small_options(16, 2);
   o.epochs = 6;
+  o.king_buckets = layout;
+  o.factoriser = factoriser;
   Trainer trainer(o, samples);
   const double before = mean_loss(trainer.network(), samples, o.lambda, o.scale, 2);
   double last_epoch = 0;
@@ -369,6 +371,15 @@ TEST(TrainerTraining, LowersTheLossOnSyntheticData) {
   const double after = mean_loss(trainer.network(), samples, o.lambda, o.scale, 2);
   EXPECT_LT(after, before * 0.3) << "before " << before << ", after " << after;
   EXPECT_LT(last_epoch, before * 0.5);
+}
+
+TEST(TrainerTraining, LowersTheLossOnSyntheticData) {
+  check_loss_falls(eval::nnue::kSingleKingBucket, false);
+}
+// With king buckets every batch is visited grouped by king views: still every position, once.
+TEST(TrainerTraining, LowersTheLossWithKingBuckets) {
+  check_loss_falls(eval::nnue::kDefaultKingBuckets, true);
+  check_loss_falls(eval::nnue::kDefaultKingBuckets, false);
 }
 
 TEST(TrainerTraining, LearningRateSchedules) {
