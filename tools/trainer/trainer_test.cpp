@@ -994,6 +994,17 @@ TEST(TrainerCli, InitStartsFromANetworkFile) {
   EXPECT_NE(err.find("none.tnn"), std::string::npos) << err;
   EXPECT_EQ(run(with({"--output", again, "--init", first, "--resume", first + ".ckpt"}), err), 2);
   EXPECT_NE(err.find("error: --init and --resume"), std::string::npos) << err;
+  // A king-bucketed file: into a factorised run (a zero factoriser) and back, the same bytes;
+  // a run without king buckets refuses it.
+  ASSERT_EQ(run(with({"--output", first, "--epochs", "1", "--king-buckets", "4"}), err), 0) << err;
+  ASSERT_EQ(run(with({"--output", again, "--epochs", "0", "--tune-epochs", "0", "--king-buckets",
+                      "4", "--init", first}),
+                err),
+            0)
+      << err;
+  EXPECT_EQ(test::read_bytes(again), test::read_bytes(first));
+  EXPECT_EQ(run(with({"--output", again, "--init", first}), err), 1);
+  EXPECT_NE(err.find("--king-buckets 1"), std::string::npos) << err;
 }
 
 }  // namespace
