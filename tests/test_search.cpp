@@ -1,6 +1,6 @@
-// Search results through the Engine API: mates found with the right score, draws scored 0 (a
-// repetition within a point of it), root without legal moves, node limits, MultiPV, searchmoves
-// and reproducibility; and the damping of null-window fail-highs.
+// Search results through the Engine API: mates found with the right score, draws scored 0,
+// root without legal moves, node limits, MultiPV, searchmoves and reproducibility; and the
+// damping of null-window fail-highs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -181,7 +181,7 @@ TEST(Search, StalemateIsScoredAsADraw) {
   EXPECT_EQ(rec.infos.back().score, 0);
 }
 
-TEST(Search, ThreefoldRepetitionIsScoredAsADraw) {
+TEST(Search, ThreefoldRepetitionIsScoredZero) {
   // Black has no queen; after the knight dance, ...Nf6g8 repeats the start position a third
   // time: a draw, far better for Black than playing on a queen down.
   Recorder rec;
@@ -192,8 +192,7 @@ TEST(Search, ThreefoldRepetitionIsScoredAsADraw) {
   engine.search_sync(depth_limit(6), true);
   ASSERT_EQ(rec.bestmoves.size(), 1u);
   EXPECT_EQ(engine.position().move_to_uci(rec.bestmoves[0].first), "f6g8");
-  // A repetition scores a point either side of the draw (the search's dither), never more.
-  EXPECT_LE(std::abs(rec.infos.back().score), 1);
+  EXPECT_EQ(rec.infos.back().score, 0);
   EXPECT_FALSE(rec.infos.back().is_mate);
 }
 

@@ -202,13 +202,8 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   if constexpr (!root) {
     // Step 3. Aborted search, draws and the maximum ply
     if (shared_.stop.load(std::memory_order_relaxed)) return 0;
-    if (pos.is_draw(ply)) return draw_score();
+    if (pos.is_draw(ply)) return kDraw;
     if (ply >= kMaxPly - 1) return in_check ? kDraw : static_evaluation(ply);
-    // A draw the side to move can force by repeating: at least the draw is in hand.
-    if (alpha < kDraw && pos.has_upcoming_repetition(ply)) {
-      alpha = draw_score();
-      if (alpha >= beta) return alpha;
-    }
 
     // Step 4. Mate distance pruning: no line from here can beat a mate already found closer
     // to the root.
@@ -642,12 +637,8 @@ int Worker::qsearch(int alpha, int beta, StackEntry* ss) {
 
   // Step 2. Aborted search, draws and the maximum ply
   if (shared_.stop.load(std::memory_order_relaxed)) return 0;
-  if (pos.is_draw(ply)) return draw_score();
+  if (pos.is_draw(ply)) return kDraw;
   if (ply >= kMaxPly - 1) return in_check ? kDraw : static_evaluation(ply);
-  if (alpha < kDraw && pos.has_upcoming_repetition(ply)) {
-    alpha = draw_score();
-    if (alpha >= beta) return alpha;
-  }
 
   // Step 3. Transposition table lookup (any stored depth suffices here)
   const Key key = pos.key();

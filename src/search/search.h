@@ -185,12 +185,6 @@ class Worker {
   // or null move): the kind whose history its outcome may teach.
   [[nodiscard]] bool previous_move_quiet(const StackEntry* ss) const;
   void count_node();
-  // A repetition's score: one point either side of the draw, by the node count, so that a
-  // search which cannot see past a repetition does not settle on one score for every such
-  // line and keeps exploring the alternatives.
-  [[nodiscard]] int draw_score() const {
-    return kDraw - 1 + int(nodes_.load(std::memory_order_relaxed) & 2);
-  }
   void count_tbhits(std::uint64_t n);
   void restrict_root_to_tablebase();
   void check_limits();
