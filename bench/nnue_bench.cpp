@@ -122,11 +122,9 @@ void BM_NnueEvaluate(benchmark::State& state) {
   }
 }
 
-// Make and unmake every legal move of the middlegame with the accumulator update the search
-// does: the make-move observer's delta applied from the parent's accumulator into the child's.
-void BM_NnueMakeUnmakeWithUpdate(benchmark::State& state) {
-  const Network& net = network();
-  Position pos = middlegame();
+// Make and unmake every legal move of `pos` with the accumulator update the search does: the
+// make-move observer's delta applied from the parent's accumulator into the child's.
+void make_unmake_with_update(benchmark::State& state, const Network& net, Position pos) {
   const MoveList<GenType::All> moves(pos);
   Accumulator parent, child;
   const auto cache = std::make_unique<AccumulatorCache>();
@@ -141,6 +139,10 @@ void BM_NnueMakeUnmakeWithUpdate(benchmark::State& state) {
     }
   }
   state.SetItemsProcessed(std::int64_t(state.iterations() * moves.size()));
+}
+
+void BM_NnueMakeUnmakeWithUpdate(benchmark::State& state) {
+  make_unmake_with_update(state, network(), middlegame());
 }
 BENCHMARK(BM_NnueMakeUnmakeWithUpdate);
 
@@ -184,22 +186,7 @@ BENCHMARK(BM_NnueBucketsCachedRefresh);
 // bucketed network: in the middlegame (no king move changes its view) and in the king walk
 // (three king moves rebuild white's half through the cache).
 void BM_NnueBucketsMakeUnmakeWithUpdate(benchmark::State& state, Position (*start)()) {
-  const Network& net = bucketed_network();
-  Position pos = start();
-  const MoveList<GenType::All> moves(pos);
-  Accumulator parent, child;
-  const auto cache = std::make_unique<AccumulatorCache>();
-  refresh(net, pos, parent);
-  for (auto _ : state) {
-    for (const Move m : moves) {
-      MoveDelta delta;
-      pos.make_move(m, delta);
-      delta.apply(net, pos, parent, child, *cache);
-      benchmark::DoNotOptimize(child);
-      pos.unmake_move(m);
-    }
-  }
-  state.SetItemsProcessed(std::int64_t(state.iterations() * moves.size()));
+  make_unmake_with_update(state, bucketed_network(), start());
 }
 BENCHMARK_CAPTURE(BM_NnueBucketsMakeUnmakeWithUpdate, middlegame, middlegame);
 BENCHMARK_CAPTURE(BM_NnueBucketsMakeUnmakeWithUpdate, king_walk, king_walk);

@@ -3,14 +3,20 @@
 // horizontally mirrored twins.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "core/movegen.h"
+#include "core/position.h"
 #include "eval/nnue/architecture.h"
+#include "eval/nnue/network.h"
 #include "eval/nnue/network_file.h"
 
 namespace tessera::eval::nnue::nnue_test {
@@ -90,6 +96,44 @@ namespace tessera::eval::nnue::nnue_test {
   std::string ep = fields[3];
   if (ep != "-") ep[0] = char('a' + 'h' - ep[0]);
   return board + " " + fields[1] + " - " + ep + " " + fields[4] + " " + fields[5];
+}
+
+// The network of `p`, failing the test (and falling back to zeros) when it is refused.
+[[nodiscard]] inline Network build(const NetworkParameters& p) {
+  std::string error;
+  auto net = Network::from_parameters(p, error);
+  EXPECT_TRUE(net) << error;
+  return net ? *net : *Network::from_parameters(NetworkParameters::zeros(), error);
+}
+
+// A FEN to start random games from, and whether it is a Chess960 position.
+struct StartFen {
+  const char* fen;
+  bool chess960;
+};
+
+// The positions of `games` random legal games of up to `plies` plies, game g starting from
+// starts[g % size], one after another.
+[[nodiscard]] inline std::vector<Position> random_positions(std::span<const StartFen> starts,
+                                                            std::uint64_t seed, int games,
+                                                            int plies) {
+  std::mt19937_64 rng(seed);
+  std::vector<Position> out;
+  for (int g = 0; g < games; ++g) {
+    const StartFen& start = starts[std::size_t(g) % starts.size()];
+    std::string error;
+    auto parsed = Position::from_fen(start.fen, start.chess960, error);
+    EXPECT_TRUE(parsed) << start.fen << ": " << error;
+    if (!parsed) continue;
+    Position pos = *parsed;
+    for (int ply = 0; ply < plies; ++ply) {
+      out.push_back(pos);
+      const MoveList moves(pos);
+      if (moves.empty()) break;
+      pos.make_move(moves[rng() % moves.size()]);
+    }
+  }
+  return out;
 }
 
 }  // namespace tessera::eval::nnue::nnue_test

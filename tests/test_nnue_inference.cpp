@@ -27,11 +27,8 @@ namespace {
 
 // Standard chess positions with castling, en passant and promotions close at hand, and one
 // Chess960 position (castling with the king and rook on unusual squares).
-struct TestFen {
-  const char* fen;
-  bool chess960;
-};
-constexpr TestFen kFens[] = {
+using nnue_test::StartFen;
+constexpr StartFen kFens[] = {
     {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false},
     {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false},
     {"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", false},
@@ -48,31 +45,13 @@ constexpr TestFen kFens[] = {
   return pos ? *pos : Position::startpos();
 }
 
-[[nodiscard]] Network build(const NetworkParameters& p) {
-  std::string error;
-  auto net = Network::from_parameters(p, error);
-  EXPECT_TRUE(net) << error;
-  return net ? *net : *Network::from_parameters(NetworkParameters::zeros(), error);
-}
-
+using nnue_test::build;
 using nnue_test::flip_fen;
 using nnue_test::random_parameters;
 
 // Positions reached by random legal moves from each test FEN.
 [[nodiscard]] std::vector<Position> random_positions(std::uint64_t seed, int games, int plies) {
-  std::mt19937_64 rng(seed);
-  std::vector<Position> out;
-  for (int g = 0; g < games; ++g) {
-    const TestFen& start = kFens[std::size_t(g) % std::size(kFens)];
-    Position pos = from_fen(start.fen, start.chess960);
-    for (int ply = 0; ply < plies; ++ply) {
-      out.push_back(pos);
-      const MoveList moves(pos);
-      if (moves.empty()) break;
-      pos.make_move(moves[rng() % moves.size()]);
-    }
-  }
-  return out;
+  return nnue_test::random_positions(kFens, seed, games, plies);
 }
 
 TEST(NnueFeatures, IndexFollowsTheContract) {
@@ -234,7 +213,7 @@ void check_games(const Network& net, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   int castles = 0, en_passants = 0, promotions = 0, captures = 0, checked = 0;
   for (int game = 0; game < 70; ++game) {
-    const TestFen& start = kFens[std::size_t(game) % std::size(kFens)];
+    const StartFen& start = kFens[std::size_t(game) % std::size(kFens)];
     Position pos = from_fen(start.fen, start.chess960);
     Accumulator acc, ref_acc;
     const auto cache = std::make_unique<AccumulatorCache>();

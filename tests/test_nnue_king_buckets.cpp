@@ -22,16 +22,10 @@
 namespace tessera::eval::nnue {
 namespace {
 
+using nnue_test::build;
 using nnue_test::flip_fen;
 using nnue_test::mirror_fen;
 using nnue_test::random_parameters;
-
-[[nodiscard]] Network build(const NetworkParameters& p) {
-  std::string error;
-  auto net = Network::from_parameters(p, error);
-  if (!net) throw std::runtime_error("network: " + error);
-  return *net;
-}
 
 // The default layout without mirroring: the same buckets, the wings kept apart.
 [[nodiscard]] KingBuckets unmirrored_default() {
@@ -43,11 +37,8 @@ using nnue_test::random_parameters;
 // Kings next to the boundaries of the default layout: the files d/e (the mirror line) and the
 // ranks 1/2, 2/3 and 4/5 (the buckets), with castling on both wings (the long one crosses the
 // mirror line) and in Chess960 (where the king may castle across it, or not move at all).
-struct TreeFen {
-  const char* fen;
-  bool chess960;
-};
-constexpr TreeFen kTreeFens[] = {
+using nnue_test::StartFen;
+constexpr StartFen kTreeFens[] = {
     {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false},
     {"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false},
     {"r7/2p5/3k4/8/3P4/4K3/5N2/7R w - - 0 1", false},
@@ -161,7 +152,7 @@ struct Walk {
 TEST(NnueKingBuckets, PerftTreesMatchRefresh) {
   const Network net = build(random_parameters(71, 200, kDefaultKingBuckets));
   Walk walk{net};
-  for (const TreeFen& t : kTreeFens) walk.tree(t.fen, t.chess960, 3);
+  for (const StartFen& t : kTreeFens) walk.tree(t.fen, t.chess960, 3);
   for (const auto& e : test::every_nth(test::load_perft_epd("perft/standard.epd"), 8))
     walk.tree(e.fen, false, 3);
   EXPECT_EQ(walk.failures, 0);
@@ -176,7 +167,7 @@ TEST(NnueKingBuckets, PerftTreesMatchRefresh) {
 TEST(NnueKingBuckets, PerftTreesMatchRefreshWithOverflowingLanes) {
   const Network net = build(random_parameters(72, 6000, kDefaultKingBuckets));
   Walk walk{net};
-  for (const TreeFen& t : kTreeFens) walk.tree(t.fen, t.chess960, 3);
+  for (const StartFen& t : kTreeFens) walk.tree(t.fen, t.chess960, 3);
   EXPECT_EQ(walk.failures, 0);
   EXPECT_GT(walk.mirror_changes, 100u);
 }
@@ -184,19 +175,7 @@ TEST(NnueKingBuckets, PerftTreesMatchRefreshWithOverflowingLanes) {
 // Positions of random games, one after another through the same cache, so that each refresh
 // starts from the board of some unrelated earlier position.
 [[nodiscard]] std::vector<Position> random_positions(std::uint64_t seed, int games, int plies) {
-  std::mt19937_64 rng(seed);
-  std::vector<Position> out;
-  for (int g = 0; g < games; ++g) {
-    const TreeFen& start = kTreeFens[std::size_t(g) % std::size(kTreeFens)];
-    Position pos = test::parse(start.fen, start.chess960);
-    for (int ply = 0; ply < plies; ++ply) {
-      out.push_back(pos);
-      const MoveList moves(pos);
-      if (moves.empty()) break;
-      pos.make_move(moves[rng() % moves.size()]);
-    }
-  }
-  return out;
+  return nnue_test::random_positions(kTreeFens, seed, games, plies);
 }
 
 TEST(NnueKingBuckets, CachedRefreshMatchesFullRefresh) {
