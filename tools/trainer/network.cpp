@@ -264,6 +264,23 @@ Network with_factoriser(const Network& net, bool factorised) {
   return out;
 }
 
+Network spread_over_king_buckets(const Network& one, const KingBuckets& layout, bool factorised) {
+  Network out(one.hidden, one.buckets, layout, factorised);
+  const Network plain = fold(one);
+  const auto block = std::ptrdiff_t(kInputs) * one.hidden;
+  const auto src = plain.params.begin();
+  auto dst = out.params.begin();
+  if (factorised) {
+    std::copy_n(src, block, dst + std::ptrdiff_t(out.factoriser_offset()));
+  } else {
+    for (int b = 0; b < layout.count; ++b) std::copy_n(src, block, dst + b * block);
+  }
+  // Biases and output layers: the same in both layouts, after the first layer.
+  std::copy(src + block, src + std::ptrdiff_t(plain.factoriser_offset()),
+            dst + std::ptrdiff_t(out.bias1_offset()));
+  return out;
+}
+
 float evaluate(const Network& net, const Sample& s, Scratch& scratch) {
   return forward(net, s, scratch);
 }

@@ -125,6 +125,13 @@ void fold(const Network& net, Network& out);
 // folded, or with a zero factoriser added.
 [[nodiscard]] Network with_factoriser(const Network& net, bool factorised);
 
+// The one-bucket network `one` spread over the king buckets of `layout`: in the factoriser
+// (the buckets' own rows zero) or copied into every bucket, the rest unchanged. It computes
+// `one`'s function wherever neither king is mirrored, and `one` seen through the mirror
+// otherwise; so a bucketed run can start from a trained one-bucket network (--init).
+[[nodiscard]] Network spread_over_king_buckets(const Network& one, const KingBuckets& layout,
+                                               bool factorised);
+
 // Rounds the output weights to the nearest value that quantises exactly (a multiple of 1/QB).
 void round_output_weights(Network& net);
 

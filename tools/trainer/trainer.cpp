@@ -168,8 +168,11 @@ Trainer::Trainer(const TrainOptions& options, const std::vector<Sample>& train)
 }
 
 bool Trainer::set_initial_network(const Network& net, std::string& error) {
+  // A one-bucket network may seed a king-bucketed run: every bucket starts from it.
+  const bool grows =
+      net.king_buckets == eval::nnue::kSingleKingBucket && options_.king_buckets.count > 1;
   if (net.hidden != options_.hidden || net.buckets != options_.buckets ||
-      net.king_buckets != options_.king_buckets) {
+      (net.king_buckets != options_.king_buckets && !grows)) {
     error = fmt::format(
         "the initial network is (768 x {} -> {}) x 2 -> 1 x {} buckets; this run has "
         "--hidden {}, --buckets {} and {}",
@@ -181,7 +184,8 @@ bool Trainer::set_initial_network(const Network& net, std::string& error) {
     error = "an initial network is only taken before the first epoch";
     return false;
   }
-  net_ = with_factoriser(net, options_.factoriser);
+  net_ = grows ? spread_over_king_buckets(net, options_.king_buckets, options_.factoriser)
+               : with_factoriser(net, options_.factoriser);
   clip(net_);
   adam_ = Adam{};
   return true;

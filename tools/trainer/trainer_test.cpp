@@ -747,6 +747,45 @@ TEST(TrainerNetwork, KingBucketsStartAsOneBucket) {
   EXPECT_GT(unmirrored, 100);
 }
 
+// A trained one-bucket network seeds a king-bucketed run (--init): with a factoriser or
+// without, the run starts from that network's function wherever no king is mirrored, and
+// from the two layouts' same function everywhere; a bucketed network cannot seed a run of
+// another layout.
+TEST(TrainerTraining, OneBucketNetworkSeedsKingBuckets) {
+  const std::vector<Sample> train = material_samples(20, 80, 6);
+  TrainOptions o = small_options(16, 2);
+  Trainer donor(o, train);
+  (void)donor.run_epoch();
+  const Network& one = donor.network();
+
+  TrainOptions bucketed = o;
+  bucketed.king_buckets = eval::nnue::kDefaultKingBuckets;
+  bucketed.factoriser = true;
+  Trainer factorised(bucketed, train);
+  bucketed.factoriser = false;
+  Trainer copies(bucketed, train);
+  std::string error;
+  ASSERT_TRUE(factorised.set_initial_network(one, error)) << error;
+  ASSERT_TRUE(copies.set_initial_network(one, error)) << error;
+  EXPECT_TRUE(factorised.network().factoriser);
+  EXPECT_EQ(fold(factorised.network()).params, copies.network().params);
+
+  Scratch scratch(16);
+  int unmirrored = 0;
+  for (const Sample& s : train) {
+    const float x = evaluate(copies.network(), s, scratch);
+    EXPECT_NEAR(evaluate(factorised.network(), s, scratch), x, 1e-5f);
+    if ((s.kings[WHITE] & 7) < 4 || (s.kings[BLACK] & 7) < 4) continue;
+    EXPECT_FLOAT_EQ(evaluate(one, s, scratch), x);
+    ++unmirrored;
+  }
+  EXPECT_GT(unmirrored, 100);
+
+  // Only from one bucket: a bucketed network does not seed a one-bucket run.
+  Trainer plain(o, train);
+  EXPECT_FALSE(plain.set_initial_network(copies.network(), error));
+}
+
 // A bucket row and its factoriser row may each be large, but not their sum: that is what the
 // file holds.
 TEST(TrainerQuantise, ClippedFactorisedWeightsDoNotSaturate) {
@@ -994,6 +1033,15 @@ TEST(TrainerCli, InitStartsFromANetworkFile) {
   EXPECT_NE(err.find("none.tnn"), std::string::npos) << err;
   EXPECT_EQ(run(with({"--output", again, "--init", first, "--resume", first + ".ckpt"}), err), 2);
   EXPECT_NE(err.find("error: --init and --resume"), std::string::npos) << err;
+  // A one-bucket file seeds a king-bucketed run.
+  ASSERT_EQ(run(with({"--output", again, "--epochs", "0", "--tune-epochs", "0", "--king-buckets",
+                      "4", "--init", first}),
+                err),
+            0)
+      << err;
+  const std::optional<QuantisedNetwork> grown = eval::nnue::read_network_file(again, err);
+  ASSERT_TRUE(grown) << err;
+  EXPECT_EQ(grown->king_buckets, eval::nnue::kDefaultKingBuckets);
   // A king-bucketed file: into a factorised run (a zero factoriser) and back, the same bytes;
   // a run without king buckets refuses it.
   ASSERT_EQ(run(with({"--output", first, "--epochs", "1", "--king-buckets", "4"}), err), 0) << err;
