@@ -92,6 +92,9 @@ bool read_config(const cxxopts::ParseResult& args, Config& c, std::string& error
     t.king_buckets = eval::nnue::kSingleKingBucket;
   } else if (king_buckets == eval::nnue::kDefaultKingBuckets.count) {
     t.king_buckets = eval::nnue::kDefaultKingBuckets;
+    // Unmirrored, the buckets of a one-bucket network it grows from compute that network's
+    // function exactly: both perspectives keep seeing the board as it trained on it.
+    t.king_buckets.mirrored = !args.count("no-king-mirror");
   } else {
     error = fmt::format("--king-buckets wants 1 or {}, got {}",
                         eval::nnue::kDefaultKingBuckets.count, king_buckets);
@@ -282,6 +285,7 @@ int run_cli(int argc, const char* const* argv) {
       "input king buckets: 1, or 4 (the engine's layout: by the king's rank, mirrored)",
       text()->default_value("1"))(
       "no-factoriser", "with king buckets: no shared first-layer block (folded into the file)")(
+      "no-king-mirror", "with king buckets: do not mirror a king on files a-d onto e-h")(
       "epochs", "passes over the training set", text()->default_value("30"))(
       "batch", "positions per optimiser step", text()->default_value("16384"))(
       "threads", "threads", text()->default_value("2"))("lr", "AdamW learning rate",

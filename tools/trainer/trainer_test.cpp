@@ -781,6 +781,14 @@ TEST(TrainerTraining, OneBucketNetworkSeedsKingBuckets) {
   }
   EXPECT_GT(unmirrored, 100);
 
+  // Without the mirror (--no-king-mirror) the run starts from the donor's function everywhere.
+  bucketed.king_buckets.mirrored = false;
+  bucketed.factoriser = true;
+  Trainer unmirrored_run(bucketed, train);
+  ASSERT_TRUE(unmirrored_run.set_initial_network(one, error)) << error;
+  for (const Sample& s : train)
+    EXPECT_NEAR(evaluate(unmirrored_run.network(), s, scratch), evaluate(one, s, scratch), 1e-5f);
+
   // Only from one bucket: a bucketed network does not seed a one-bucket run.
   Trainer plain(o, train);
   EXPECT_FALSE(plain.set_initial_network(copies.network(), error));
