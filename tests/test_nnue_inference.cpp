@@ -99,17 +99,17 @@ TEST(NnueEvaluate, HandComputedNetwork) {
       100;
   const Network net2 = build(p);
   refresh(net2, Position::startpos(), acc);
-  EXPECT_EQ(acc.values[WHITE][2], 50);
+  EXPECT_EQ(acc.half(WHITE)[2], 50);
   // In black's view the black pawn on a7 is that same feature (own pawn, second rank).
-  EXPECT_EQ(acc.values[BLACK][2], 50);
+  EXPECT_EQ(acc.half(BLACK)[2], 50);
   // Lane 2 (c = 50) counts only in the side to move's half: 50 * 50 * 127 more in the sum.
   EXPECT_EQ(evaluate(net2, acc, WHITE),
             int((std::int64_t(3637312 + 50 * 50 * 127) / 255 + 4080) * 400 / 16320));
   EXPECT_EQ(evaluate(net2, acc, WHITE), evaluate(net2, acc, BLACK));
   // Remove black's a7 pawn: lane 2 drops back to -50 in black's view only.
   remove_piece(net2, acc, {Piece(BLACK, PAWN), Square(48)});
-  EXPECT_EQ(acc.values[WHITE][2], 50);
-  EXPECT_EQ(acc.values[BLACK][2], -50);
+  EXPECT_EQ(acc.half(WHITE)[2], 50);
+  EXPECT_EQ(acc.half(BLACK)[2], -50);
   EXPECT_EQ(evaluate(net2, acc, BLACK), 449);
 }
 
@@ -302,8 +302,9 @@ TEST(NnueAccumulator, FusedUpdatesMatchTheirParts) {
   add_piece(net, one, b);
   for (const Color p : {WHITE, BLACK})
     for (int i = 0; i < kHidden; ++i)
-      ASSERT_EQ(one.values[p][i],
-                std::int16_t(base.values[p][i] + net.row(feature_index(p, b.piece, b.square))[i]));
+      ASSERT_EQ(one.half(p)[std::size_t(i)],
+                std::int16_t(base.half(p)[std::size_t(i)] +
+                             net.row(feature_index(p, b.piece, b.square))[i]));
 }
 
 TEST(NnueKernel, SelectedKernelMatchesScalarReference) {
@@ -349,8 +350,8 @@ TEST(NnueSymmetry, ColourFlippedPositionEvaluatesTheSame) {
     Accumulator a, b;
     refresh(net, pos, a);
     refresh(net, flipped, b);
-    ASSERT_EQ(a.values[WHITE], b.values[BLACK]) << pos.fen();
-    ASSERT_EQ(a.values[BLACK], b.values[WHITE]) << pos.fen();
+    ASSERT_EQ(nnue_test::half(a, WHITE), nnue_test::half(b, BLACK)) << pos.fen();
+    ASSERT_EQ(nnue_test::half(a, BLACK), nnue_test::half(b, WHITE)) << pos.fen();
     ASSERT_EQ(evaluate(net, a, pos.side_to_move()), evaluate(net, b, flipped.side_to_move()))
         << pos.fen() << " vs " << flipped.fen();
     ++checked;

@@ -24,6 +24,7 @@ namespace {
 
 using nnue_test::build;
 using nnue_test::flip_fen;
+using nnue_test::half;
 using nnue_test::mirror_fen;
 using nnue_test::random_parameters;
 
@@ -34,20 +35,9 @@ using nnue_test::random_parameters;
   return layout;
 }
 
-// Kings next to the boundaries of the default layout: the files d/e (the mirror line) and the
-// ranks 1/2, 2/3 and 4/5 (the buckets), with castling on both wings (the long one crosses the
-// mirror line) and in Chess960 (where the king may castle across it, or not move at all).
 using nnue_test::StartFen;
-constexpr StartFen kTreeFens[] = {
-    {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false},
-    {"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", false},
-    {"r7/2p5/3k4/8/3P4/4K3/5N2/7R w - - 0 1", false},
-    {"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false},
-    {"8/8/4k3/3p4/4P3/3K4/8/8 b - - 0 1", false},
-    {"4k3/3ppp2/8/8/8/8/3PPP2/3K4 w - - 0 1", false},
-    {"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", true},
-    {"1rk2r2/8/8/8/8/8/8/1RK2R2 w FBfb - 0 1", true},
-};
+constexpr const auto& kTreeFens = nnue_test::kKingBoundaryFens;
+using Walk = nnue_test::PerftWalk;
 
 TEST(NnueKingBuckets, DefaultLayoutIsValid) {
   EXPECT_EQ(validate(kDefaultKingBuckets), "");
@@ -101,53 +91,6 @@ TEST(NnueKingBuckets, FeatureIndexIsTheBucketsBlockOfTheMirroredSquare) {
         EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int n) { return n == 1; }));
       }
 }
-
-// A perft walk that keeps the accumulators as the search does (the best kernel and the scalar
-// reference, each with its own cache), checked against a full scalar refresh at every node.
-struct Walk {
-  const Network& net;
-  std::vector<Accumulator> fast = std::vector<Accumulator>(8);
-  std::vector<Accumulator> ref = std::vector<Accumulator>(8);
-  std::unique_ptr<AccumulatorCache> fast_cache = std::make_unique<AccumulatorCache>();
-  std::unique_ptr<AccumulatorCache> ref_cache = std::make_unique<AccumulatorCache>();
-  std::uint64_t nodes = 0, bucket_changes = 0, mirror_changes = 0, castle_rebuilds = 0,
-                king_moves_in_view = 0;
-  int failures = 0;
-
-  void run(Position& pos, int depth, int ply) {
-    if (depth == 0) return;
-    for (const Move m : MoveList<GenType::All>(pos)) {
-      const std::string before = pos.fen() + " " + pos.move_to_uci(m);
-      const Color us = pos.side_to_move();
-      const bool king_move = pos.moved_piece(m).type() == KING;
-      MoveDelta delta;
-      pos.make_move(m, delta);
-      delta.apply(net, pos, fast[ply], fast[ply + 1], *fast_cache);
-      delta.apply_reference(net, pos, ref[ply], ref[ply + 1], *ref_cache);
-      ++nodes;
-      const KingView was = fast[ply].views[us], now = fast[ply + 1].views[us];
-      bucket_changes += was.bucket != now.bucket;
-      mirror_changes += was.mirrored != now.mirrored;
-      castle_rebuilds += m.kind() == MoveKind::Castling && was != now;
-      king_moves_in_view += king_move && was == now;
-      Accumulator fresh;
-      scalar::refresh(net, pos, fresh);
-      const bool ok = fresh == fast[ply + 1] && fresh == ref[ply + 1] &&
-                      evaluate(net, fast[ply + 1], pos.side_to_move()) ==
-                          scalar::evaluate(net, fresh, pos.side_to_move());
-      if (!ok && ++failures <= 5) ADD_FAILURE() << "differs from a refresh after " << before;
-      run(pos, depth - 1, ply + 1);
-      pos.unmake_move(m);
-    }
-  }
-
-  void tree(const std::string& fen, bool chess960, int depth) {
-    Position pos = test::parse(fen, chess960);
-    refresh(net, pos, fast[0]);
-    scalar::refresh(net, pos, ref[0]);
-    run(pos, depth, 0);
-  }
-};
 
 TEST(NnueKingBuckets, PerftTreesMatchRefresh) {
   const Network net = build(random_parameters(71, 200, kDefaultKingBuckets));
@@ -250,8 +193,8 @@ TEST(NnueKingBuckets, ColourFlippedPositionEvaluatesTheSame) {
       Accumulator a, b;
       refresh(net, pos, a);
       refresh(net, flipped, b);
-      ASSERT_EQ(a.values[WHITE], b.values[BLACK]) << pos.fen();
-      ASSERT_EQ(a.values[BLACK], b.values[WHITE]) << pos.fen();
+      ASSERT_EQ(half(a, WHITE), half(b, BLACK)) << pos.fen();
+      ASSERT_EQ(half(a, BLACK), half(b, WHITE)) << pos.fen();
       ASSERT_EQ(evaluate(net, a, pos.side_to_move()), evaluate(net, b, flipped.side_to_move()))
           << pos.fen() << " vs " << flipped.fen();
       ++checked;
@@ -273,12 +216,13 @@ TEST(NnueKingBuckets, MirroredPositionEvaluatesTheSameWhenMirroring) {
     Accumulator a, b;
     refresh(mirrored, pos, a);
     refresh(mirrored, twin, b);
-    ASSERT_EQ(a.values, b.values) << pos.fen() << " vs " << twin.fen();
+    ASSERT_EQ(half(a, WHITE), half(b, WHITE)) << pos.fen() << " vs " << twin.fen();
+    ASSERT_EQ(half(a, BLACK), half(b, BLACK)) << pos.fen() << " vs " << twin.fen();
     ASSERT_EQ(evaluate(mirrored, a, pos.side_to_move()), evaluate(mirrored, b, twin.side_to_move()))
         << pos.fen() << " vs " << twin.fen();
     refresh(plain, pos, a);
     refresh(plain, twin, b);
-    plain_differs += a.values != b.values;
+    plain_differs += half(a, WHITE) != half(b, WHITE) || half(a, BLACK) != half(b, BLACK);
     ++checked;
   }
   EXPECT_GT(checked, 300);

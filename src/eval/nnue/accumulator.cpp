@@ -1,7 +1,13 @@
 // The accumulator functions, written once over a kernel (kernels.h) and instantiated for the
-// build's best kernel and for the scalar reference. Every half is computed in its king view;
-// a rebuild through the accumulator cache adds and subtracts the rows of the pieces that differ
-// from the cached board, which gives a full refresh's values because the lanes wrap.
+// build's best kernel and for the scalar reference, each at every width of kHiddenSizes. Every
+// half is computed in its king view; a rebuild through the accumulator cache adds and subtracts
+// the rows of the pieces that differ from the cached board, which gives a full refresh's values
+// because the lanes wrap.
+//
+// Width dispatch. Each public function reads the network's width once and calls the Ops of that
+// width (dispatch() below), so every loop inside has a compile-time trip count and every row
+// offset is a shift, as when the engine had one width; the width the embedded network has is
+// tested first. The branch is the same at every call of a search, so it is predicted.
 #include "eval/nnue/accumulator.h"
 
 #include <algorithm>
@@ -15,14 +21,25 @@ namespace {
 
 using kernels::Row;
 
-[[nodiscard]] Row row(const Network& net, Color perspective, KingView view, PieceSquare ps) {
-  return net.row(feature_index(perspective, view, ps.piece, ps.square));
-}
-
-template <class K>
+// The accumulator functions over kernel template Kernel at width H.
+template <template <int> class Kernel, int H>
 struct Ops {
+  using K = Kernel<H>;
+
+  [[nodiscard]] static Row row(const Network& net, Color perspective, KingView view,
+                               PieceSquare ps) {
+    return net.row<H>(feature_index(perspective, view, ps.piece, ps.square));
+  }
+  [[nodiscard]] static std::int16_t* half(Accumulator& acc, Color p) {
+    return acc.values.data() + std::ptrdiff_t(p) * H;
+  }
+  [[nodiscard]] static const std::int16_t* half(const Accumulator& acc, Color p) {
+    return acc.values.data() + std::ptrdiff_t(p) * H;
+  }
+
   static void refresh(const Network& net, const Position& pos, Accumulator& acc) {
     acc.pieces = popcount(pos.pieces());
+    acc.hidden = H;
     for (const Color p : {WHITE, BLACK}) {
       const KingView view = net.king_view(p, pos.king_square(p));
       acc.views[p] = view;
@@ -36,8 +53,8 @@ struct Ops {
           const Square s = pop_lsb(b);
           rows[std::size_t(n)] = row(net, p, view, {pos.piece_on(s), s});
         }
-        K::accumulate(src, acc.values[p].data(), rows.data(), n, nullptr, 0);
-        src = acc.values[p].data();
+        K::accumulate(src, half(acc, p), rows.data(), n, nullptr, 0);
+        src = half(acc, p);
       } while (b);
     }
   }
@@ -69,7 +86,7 @@ struct Ops {
       cached = now;
     }
     if (na + ns > 0) flush();
-    acc.values[p] = e.values;
+    std::copy_n(e.values.begin(), H, half(acc, p));
     acc.views[p] = view;
   }
 
@@ -77,6 +94,7 @@ struct Ops {
                       AccumulatorCache& cache) {
     cache.prepare(net);
     acc.pieces = popcount(pos.pieces());
+    acc.hidden = H;
     for (const Color p : {WHITE, BLACK}) refresh_half(net, pos, acc, p, cache);
   }
 
@@ -89,7 +107,7 @@ struct Ops {
     std::array<Row, S> sub_rows{};
     for (std::size_t i = 0; i < A; ++i) add_rows[i] = row(net, p, view, adds[i]);
     for (std::size_t i = 0; i < S; ++i) sub_rows[i] = row(net, p, view, subs[i]);
-    K::update(parent.values[p].data(), child.values[p].data(), add_rows, sub_rows);
+    K::update(half(parent, p), half(child, p), add_rows, sub_rows);
     child.views[p] = view;
   }
 
@@ -98,6 +116,7 @@ struct Ops {
                     const std::array<PieceSquare, A>& adds,
                     const std::array<PieceSquare, S>& subs) {
     child.pieces = parent.pieces + int(A) - int(S);
+    child.hidden = H;
     for (const Color p : {WHITE, BLACK}) apply_half(net, parent, child, p, adds, subs);
   }
 
@@ -113,6 +132,7 @@ struct Ops {
       }
     if (rebuild[WHITE] || rebuild[BLACK]) cache.prepare(net);
     child.pieces = parent.pieces + int(added.size()) - int(removed.size());
+    child.hidden = H;
     for (const Color p : {WHITE, BLACK}) {
       if (rebuild[p])
         refresh_half(net, pos, child, p, cache);
@@ -128,9 +148,9 @@ struct Ops {
   [[nodiscard]] static int evaluate(const Network& net, const Accumulator& acc, Color stm) {
     const NetworkWeights& w = net.weights();
     const auto bucket = std::size_t(output_bucket(acc.pieces));
-    const std::int16_t* out = w.out_weights.data() + bucket * 2 * kHidden;
-    const std::int64_t sum = std::int64_t(K::screlu_dot(acc.values[stm].data(), out)) +
-                             K::screlu_dot(acc.values[~stm].data(), out + kHidden);
+    const std::int16_t* out = w.out_weights.data() + bucket * 2 * H;
+    const std::int64_t sum =
+        K::screlu_dot(half(acc, stm), out) + K::screlu_dot(half(acc, ~stm), out + H);
     // sum is in units of QA^2 * QB; one QA off it, the bias (QA * QB) on, then to centipawns.
     const std::int64_t value = std::int64_t(sum / kQA) + w.out_bias[bucket];
     const std::int64_t cp = value * w.scale / (kQA * kQB);
@@ -138,58 +158,84 @@ struct Ops {
   }
 };
 
+// f.operator()<Ops<Kernel, H>>() for the network's width H.
+template <template <int> class Kernel, class F>
+[[gnu::always_inline]] inline decltype(auto) dispatch(const Network& net, F&& f) {
+  static_assert(kHiddenSizes == std::array<int, 4>{128, 256, 384, 512}, "one case per width");
+  const int hidden = net.hidden();
+  if (hidden == kHidden) [[likely]]
+    return f.template operator()<Ops<Kernel, kHidden>>();
+  switch (hidden) {
+    case 256:
+      return f.template operator()<Ops<Kernel, 256>>();
+    case 384:
+      return f.template operator()<Ops<Kernel, 384>>();
+    default:  // a Network has one of kHiddenSizes
+      return f.template operator()<Ops<Kernel, 512>>();
+  }
+}
+
 }  // namespace
 
 void AccumulatorCache::reset(const Network& net) {
+  const auto& bias = net.weights().ft_bias;
   for (auto& by_view : entries_)
     for (auto& by_bucket : by_view)
       for (Entry& e : by_bucket) {
-        e.values = net.weights().ft_bias;
+        std::copy_n(bias.begin(), net.hidden(), e.values.begin());
         e.pieces.fill(0);
       }
   fingerprint_ = net.fingerprint();
   ready_ = true;
 }
 
-// Each namespace forwards to Ops over its kernel.
+// Each namespace forwards to Ops over its kernel at the network's width.
 #define TESSERA_NNUE_DEFINE_API(KERNEL)                                                            \
   void refresh(const Network& net, const Position& pos, Accumulator& acc) {                        \
-    Ops<KERNEL>::refresh(net, pos, acc);                                                           \
+    dispatch<KERNEL>(net, [&]<class O>() { O::refresh(net, pos, acc); });                          \
   }                                                                                                \
   void refresh(const Network& net, const Position& pos, Accumulator& acc,                          \
                AccumulatorCache& cache) {                                                          \
-    Ops<KERNEL>::refresh(net, pos, acc, cache);                                                    \
+    dispatch<KERNEL>(net, [&]<class O>() { O::refresh(net, pos, acc, cache); });                   \
   }                                                                                                \
   void apply_move(const Network& net, const Position& pos, const Accumulator& parent,              \
                   Accumulator& child, std::span<const PieceSquare> added,                          \
                   std::span<const PieceSquare> removed, AccumulatorCache& cache) {                 \
-    Ops<KERNEL>::apply_move(net, pos, parent, child, added, removed, cache);                       \
+    dispatch<KERNEL>(                                                                              \
+        net, [&]<class O>() { O::apply_move(net, pos, parent, child, added, removed, cache); });   \
   }                                                                                                \
   void add_piece(const Network& net, Accumulator& acc, PieceSquare add) {                          \
-    Ops<KERNEL>::apply<1, 0>(net, acc, acc, {{add}}, {});                                          \
+    dispatch<KERNEL>(net,                                                                          \
+                     [&]<class O>() { O::template apply<1, 0>(net, acc, acc, {{add}}, {}); });     \
   }                                                                                                \
   void remove_piece(const Network& net, Accumulator& acc, PieceSquare sub) {                       \
-    Ops<KERNEL>::apply<0, 1>(net, acc, acc, {}, {{sub}});                                          \
+    dispatch<KERNEL>(net,                                                                          \
+                     [&]<class O>() { O::template apply<0, 1>(net, acc, acc, {}, {{sub}}); });     \
   }                                                                                                \
   void add_sub(const Network& net, const Accumulator& parent, Accumulator& child, PieceSquare add, \
                PieceSquare sub) {                                                                  \
-    Ops<KERNEL>::apply<1, 1>(net, parent, child, {{add}}, {{sub}});                                \
+    dispatch<KERNEL>(                                                                              \
+        net, [&]<class O>() { O::template apply<1, 1>(net, parent, child, {{add}}, {{sub}}); });   \
   }                                                                                                \
   void add_sub_sub(const Network& net, const Accumulator& parent, Accumulator& child,              \
                    PieceSquare add, PieceSquare sub1, PieceSquare sub2) {                          \
-    Ops<KERNEL>::apply<1, 2>(net, parent, child, {{add}}, {{sub1, sub2}});                         \
+    dispatch<KERNEL>(net, [&]<class O>() {                                                         \
+      O::template apply<1, 2>(net, parent, child, {{add}}, {{sub1, sub2}});                        \
+    });                                                                                            \
   }                                                                                                \
   void add_add_sub_sub(const Network& net, const Accumulator& parent, Accumulator& child,          \
                        PieceSquare add1, PieceSquare add2, PieceSquare sub1, PieceSquare sub2) {   \
-    Ops<KERNEL>::apply<2, 2>(net, parent, child, {{add1, add2}}, {{sub1, sub2}});                  \
+    dispatch<KERNEL>(net, [&]<class O>() {                                                         \
+      O::template apply<2, 2>(net, parent, child, {{add1, add2}}, {{sub1, sub2}});                 \
+    });                                                                                            \
   }                                                                                                \
   int evaluate(const Network& net, const Accumulator& acc, Color side_to_move) {                   \
-    return Ops<KERNEL>::evaluate(net, acc, side_to_move);                                          \
+    return dispatch<KERNEL>(net, [&]<class O>() { return O::evaluate(net, acc, side_to_move); });  \
   }
 
 TESSERA_NNUE_DEFINE_API(kernels::BestKernel)
 
-std::string_view simd_kernel_name() { return kernels::BestKernel::kName; }
+std::string_view simd_kernel_name() { return kernels::BestKernel<kHidden>::kName; }
 
 namespace scalar {
 TESSERA_NNUE_DEFINE_API(kernels::ScalarKernel)

@@ -1,10 +1,17 @@
 // Accumulator: the first layer's output for one position, in both perspectives, and the
 // functions that build it, update it move by move, and evaluate it.
 //
-// values[WHITE] is the white-perspective half, values[BLACK] the black one; evaluate() orders
+// half(WHITE) is the white-perspective half, half(BLACK) the black one; evaluate() orders
 // them by the side to move. An accumulator is a pure function of the pieces on the board: a
 // full refresh() and any chain of incremental updates that reaches the same board give the
 // same values (lanes wrap modulo 2^16, so even overflow cannot make them differ).
+//
+// Width. An accumulator has room for kMaxHidden lanes a half and holds the width H of the
+// network that computed it (architecture.h): the halves are dense at that width (white's lanes
+// 0..H-1, black's H..2H-1), after one 64-byte line of bookkeeping, so that at H = 128 it spans
+// the same nine lines as an accumulator of that width alone. Lanes beyond 2H are never read or
+// written; equality and copies cover the live ones only. Every function below takes the width
+// from the network, so an accumulator is used with the network that computed it.
 //
 // Each half was computed in its perspective's king view (architecture.h: the king bucket and
 // mirror half of that side's own king), which the accumulator records. The piece functions
@@ -23,7 +30,9 @@
 // namespace `scalar` with the portable reference, which must give identical results.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
@@ -35,10 +44,34 @@
 namespace tessera::eval::nnue {
 
 struct alignas(64) Accumulator {
-  alignas(64) std::array<std::array<std::int16_t, kHidden>, kColorCount> values{};
   int pieces = 0;  // on the board, kings included: it picks the output bucket
+  int hidden = 0;  // the width H of the halves; 0 before the first refresh
   std::array<KingView, kColorCount> views{};  // the view each half was computed in
-  bool operator==(const Accumulator&) const = default;
+  alignas(64) std::array<std::int16_t, 2 * std::size_t(kMaxHidden)> values{};
+
+  Accumulator() = default;
+  // Copies move the bookkeeping and the live lanes only: at H = 128 a quarter of the storage.
+  Accumulator(const Accumulator& other) { *this = other; }
+  Accumulator& operator=(const Accumulator& other) {
+    if (this == &other) return *this;
+    pieces = other.pieces;
+    hidden = other.hidden;
+    views = other.views;
+    std::copy_n(other.values.begin(), 2 * other.hidden, values.begin());
+    return *this;
+  }
+
+  // Perspective c's half: `hidden` lanes.
+  [[nodiscard]] std::span<std::int16_t> half(Color c) {
+    return {values.data() + std::ptrdiff_t(c) * hidden, std::size_t(hidden)};
+  }
+  [[nodiscard]] std::span<const std::int16_t> half(Color c) const {
+    return {values.data() + std::ptrdiff_t(c) * hidden, std::size_t(hidden)};
+  }
+  [[nodiscard]] bool operator==(const Accumulator& other) const {
+    return pieces == other.pieces && hidden == other.hidden && views == other.views &&
+           std::equal(values.begin(), values.begin() + 2 * hidden, other.values.begin());
+  }
 };
 
 // The "Finny table" of a search thread: for each perspective and king view, the half last
@@ -47,12 +80,13 @@ struct alignas(64) Accumulator {
 // rather than every piece. The values are exactly a refresh of the stored board, because the
 // lanes' modular arithmetic makes every order of additions agree; so a refresh through the cache
 // equals a full refresh. The cache belongs to one network: using it with another (another
-// fingerprint) empties it first.
+// fingerprint) empties it first. Its entries have room for kMaxHidden lanes, of which the
+// network's first H are live.
 class AccumulatorCache {
  public:
   struct alignas(64) Entry {
-    alignas(64) std::array<std::int16_t, kHidden> values;
     std::array<Bitboard, kPieceCount> pieces;  // the board `values` belong to, by Piece::index()
+    alignas(64) std::array<std::int16_t, kMaxHidden> values;
   };
 
   // Every entry back to the empty board (the biases) of `net`.

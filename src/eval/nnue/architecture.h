@@ -1,11 +1,11 @@
 // The shape of Tessera's evaluation network and the arithmetic contract it is trained to.
 //
-// Architecture (768 x K -> kHidden) x 2 -> 1: a perspective network. Each side's view of the
+// Architecture (768 x K -> H) x 2 -> 1: a perspective network. Each side's view of the
 // board is 768 binary inputs (two colours relative to the viewer, six piece types, 64 squares
 // seen from the viewer's side, so black's view is the board with its ranks mirrored), repeated
 // for each of K king buckets (KingBuckets below: the viewer's own king square picks the copy of
 // the first layer, and may mirror the board's files). Both views go through the same first
-// layer into kHidden values each; SCReLU (clamp to [0, 1], then square)
+// layer into H values each; SCReLU (clamp to [0, 1], then square)
 // follows; the output layer weighs the side to move's half and the other half separately.
 // The output layer exists kOutputBuckets times, one per band of material (output_bucket(): the
 // number of pieces on the board, kings included, in bands of four), so that the same hidden
@@ -16,6 +16,12 @@
 // round(w * kQB) in int16 and kept within +-kMaxOutputWeight (so that a clamped activation times
 // a weight fits an int16, which the SIMD kernels rely on), the output bias round(b * kQA * kQB)
 // in int32. The output is in units of `scale` centipawns (stored with the network).
+//
+// Widths. The first-layer width H is the network file's (network_file.h), chosen at load time
+// among kHiddenSizes. The storage types (Accumulator, the accumulator cache, the bias and output
+// weights) hold kMaxHidden lanes, of which the first H are live; the first-layer rows are dense
+// at the live width. The kernels are compiled once per width, so that the hot loops keep
+// compile-time trip counts, and each call picks its width once (accumulator.cpp).
 #pragma once
 
 #include <array>
@@ -27,7 +33,11 @@
 namespace tessera::eval::nnue {
 
 inline constexpr int kInputs = 768;
-inline constexpr int kHidden = 128;  // the one first-layer width this build evaluates
+// The first-layer widths the engine evaluates, and the capacity of the storage types.
+inline constexpr std::array<int, 4> kHiddenSizes = {128, 256, 384, 512};
+inline constexpr int kMaxHidden = 512;
+// The width of the embedded network and of the tests' and tools' default parameters.
+inline constexpr int kHidden = 128;
 inline constexpr int kOutputBuckets = 8;
 inline constexpr int kQA = 255;
 inline constexpr int kQB = 64;
@@ -35,11 +45,26 @@ inline constexpr int kMaxOutputWeight = 127;
 inline constexpr int kDefaultScale = 400;
 
 static_assert(kQA * kMaxOutputWeight <= 32767, "activation * output weight must fit an int16");
-// Each half's output sum, kHidden terms of at most kQA^2 * kMaxOutputWeight, must fit an int32
-// in any order of summation, which keeps every kernel's sum exact and identical; the two halves
-// are then added in int64 (so H = 256 fits as well as 128).
-static_assert(std::int64_t(kHidden) * kQA * kQA * kMaxOutputWeight <= 2147483647LL,
-              "one half's output sum must fit an int32");
+// The output sum is taken in blocks of kOutputSumBlock lanes: a block's kOutputSumBlock terms of
+// at most kQA^2 * kMaxOutputWeight fit an int32 in any order of summation, so every kernel's
+// int32 block sum is exact and identical; the blocks and the two halves are then added in int64.
+// A whole half does not fit an int32 beyond 256 lanes (512 * 255^2 * 127 is about 4.2e9).
+inline constexpr int kOutputSumBlock = 256;
+static_assert(std::int64_t(kOutputSumBlock) * kQA * kQA * kMaxOutputWeight <= 2147483647LL,
+              "one block's output sum must fit an int32");
+// True for the widths the engine evaluates.
+[[nodiscard]] constexpr bool supported_hidden(int hidden) {
+  for (const int h : kHiddenSizes)
+    if (h == hidden) return true;
+  return false;
+}
+// Each width is a whole number of 32 lanes, so that every row is whole 64-byte lines and every
+// kernel's registers divide it.
+static_assert([] {
+  for (const int h : kHiddenSizes)
+    if (h % 32 != 0 || h > kMaxHidden) return false;
+  return supported_hidden(kHidden);
+}());
 
 // The output bucket of a position with `pieces` pieces on the board (2..32, kings included):
 // 0 for 2-5 pieces up to 7 for 30-32.

@@ -3,16 +3,17 @@
 // BestKernel, and TESSERA_NNUE_SCALAR (CMake TESSERA_SIMD=scalar) forces the reference.
 //
 // Every kernel computes the same integers. Accumulator lanes are int16 and wrap on overflow
-// (modular arithmetic, so the order of additions never matters); each half's output sum is
-// exact in int32 (architecture.h bounds it). So the kernels agree bit for bit, which the tests
-// check.
+// (modular arithmetic, so the order of additions never matters); the output sum is exact in
+// int32 within each block of kOutputSumBlock lanes and in int64 across blocks (architecture.h
+// bounds it). So the kernels agree bit for bit, which the tests check.
 //
-// A kernel is a class with static members:
+// A kernel is a class template over the first-layer width H (one of kHiddenSizes), so that
+// every loop's trip count is a constant; its static members:
 //   accumulate(src, dst, adds, na, subs, ns)
 //                                        dst = src + adds[0..na) - subs[0..ns)  (any counts)
 //   update<A, S>(src, dst, adds, subs)   dst = src + adds... - subs...
 //   screlu_dot(acc, weights)             sum over i of clamp(acc[i], 0, QA)^2 * weights[i]
-// over kHidden lanes; every pointer is 64-byte aligned, and dst may equal src.
+// over H lanes; every pointer is 64-byte aligned, and dst may equal src.
 #pragma once
 
 #include <algorithm>
@@ -32,18 +33,30 @@ namespace tessera::eval::nnue::kernels {
 
 using Row = const std::int16_t*;
 
+// The number of registers a kernel keeps live at once out of `regs` for one half: the largest
+// divisor of `regs` up to 16 (every x86 and NEON register file has at least 16), so that a wide
+// half is accumulated in equal tiles instead of spilling.
+[[nodiscard]] constexpr int tile_registers(int regs) {
+  int tile = regs < 16 ? regs : 16;
+  while (regs % tile != 0) --tile;
+  return tile;
+}
+static_assert(tile_registers(8) == 8 && tile_registers(24) == 12 && tile_registers(64) == 16);
+
+template <int H>
 struct ScalarKernel {
+  static_assert(supported_hidden(H));
   static constexpr const char* kName = "scalar";
 
   static void accumulate(Row src, std::int16_t* dst, const Row* adds, int na, const Row* subs,
                          int ns) {
-    std::array<std::int16_t, kHidden> acc;
-    std::copy(src, src + kHidden, acc.begin());
+    std::array<std::int16_t, H> acc;
+    std::copy(src, src + H, acc.begin());
     for (int r = 0; r < na; ++r)
-      for (int i = 0; i < kHidden; ++i)
+      for (int i = 0; i < H; ++i)
         acc[std::size_t(i)] = std::int16_t(acc[std::size_t(i)] + adds[r][i]);  // modular
     for (int r = 0; r < ns; ++r)
-      for (int i = 0; i < kHidden; ++i)
+      for (int i = 0; i < H; ++i)
         acc[std::size_t(i)] = std::int16_t(acc[std::size_t(i)] - subs[r][i]);
     std::copy(acc.begin(), acc.end(), dst);
   }
@@ -51,7 +64,7 @@ struct ScalarKernel {
   template <std::size_t A, std::size_t S>
   static void update(Row src, std::int16_t* dst, const std::array<Row, A>& adds,
                      const std::array<Row, S>& subs) {
-    for (int i = 0; i < kHidden; ++i) {
+    for (int i = 0; i < H; ++i) {
       int v = src[i];
       for (const Row r : adds) v += r[i];
       for (const Row r : subs) v -= r[i];
@@ -59,9 +72,10 @@ struct ScalarKernel {
     }
   }
 
-  [[nodiscard]] static std::int32_t screlu_dot(Row acc, Row weights) {
-    std::int32_t sum = 0;
-    for (int i = 0; i < kHidden; ++i) {
+  // In int64 throughout: exact in any order, so equal to the SIMD kernels' blockwise sums.
+  [[nodiscard]] static std::int64_t screlu_dot(Row acc, Row weights) {
+    std::int64_t sum = 0;
+    for (int i = 0; i < H; ++i) {
       const int c = std::clamp(int(acc[i]), 0, kQA);
       sum += std::int32_t(std::int16_t(c * weights[i]) * c);
     }
@@ -149,23 +163,31 @@ struct X86Vec {
 };
 #endif
 
-template <class T>
+template <class T, int H>
 struct X86Kernel {
+  static_assert(supported_hidden(H));
   static constexpr const char* kName = T::kName;
   using V = typename T::V;
-  // The whole accumulator half stays in registers while the rows are added.
-  static constexpr int kRegs = kHidden / T::kLanes;
-  static_assert(kHidden % T::kLanes == 0);
+  static constexpr int kRegs = H / T::kLanes;
+  static_assert(H % T::kLanes == 0);
+  // A tile of the half stays in registers while the rows are added: the whole half up to 16
+  // registers (H = 128 on every instruction set: one tile, as before the widths were added).
+  static constexpr int kTile = tile_registers(kRegs);
 
   static void accumulate(Row src, std::int16_t* dst, const Row* adds, int na, const Row* subs,
                          int ns) {
-    V acc[kRegs];
-    for (int k = 0; k < kRegs; ++k) acc[k] = T::load(src + k * T::kLanes);
-    for (int r = 0; r < na; ++r)
-      for (int k = 0; k < kRegs; ++k) acc[k] = T::add16(acc[k], T::load(adds[r] + k * T::kLanes));
-    for (int r = 0; r < ns; ++r)
-      for (int k = 0; k < kRegs; ++k) acc[k] = T::sub16(acc[k], T::load(subs[r] + k * T::kLanes));
-    for (int k = 0; k < kRegs; ++k) T::store(dst + k * T::kLanes, acc[k]);
+    for (int t = 0; t < kRegs; t += kTile) {
+      const int o = t * T::kLanes;
+      V acc[kTile];
+      for (int k = 0; k < kTile; ++k) acc[k] = T::load(src + o + k * T::kLanes);
+      for (int r = 0; r < na; ++r)
+        for (int k = 0; k < kTile; ++k)
+          acc[k] = T::add16(acc[k], T::load(adds[r] + o + k * T::kLanes));
+      for (int r = 0; r < ns; ++r)
+        for (int k = 0; k < kTile; ++k)
+          acc[k] = T::sub16(acc[k], T::load(subs[r] + o + k * T::kLanes));
+      for (int k = 0; k < kTile; ++k) T::store(dst + o + k * T::kLanes, acc[k]);
+    }
   }
 
   template <std::size_t A, std::size_t S>
@@ -180,37 +202,53 @@ struct X86Kernel {
     }
   }
 
-  [[nodiscard]] static std::int32_t screlu_dot(Row acc, Row weights) {
-    V sum = T::zero();
-    for (int k = 0; k < kRegs; ++k) {
-      const int o = k * T::kLanes;
-      const V c = T::clamp16(T::load(acc + o));
-      // c * w fits an int16 (|w| <= kMaxOutputWeight); madd then widens (c*w)*c into int32.
-      sum = T::add32(sum, T::madd(T::mullo16(c, T::load(weights + o)), c));
+  [[nodiscard]] static std::int64_t screlu_dot(Row acc, Row weights) {
+    // One int32 sum per block of kOutputSumBlock lanes (exact, architecture.h), added in int64.
+    constexpr int kBlockRegs = std::min(H, kOutputSumBlock) / T::kLanes;
+    std::int64_t total = 0;
+    for (int b = 0; b < kRegs; b += kBlockRegs) {
+      V sum = T::zero();
+      const int end = std::min(b + kBlockRegs, kRegs);  // 384: a block of 256, one of 128
+      for (int k = b; k < end; ++k) {
+        const int o = k * T::kLanes;
+        const V c = T::clamp16(T::load(acc + o));
+        // c * w fits an int16 (|w| <= kMaxOutputWeight); madd then widens (c*w)*c into int32.
+        sum = T::add32(sum, T::madd(T::mullo16(c, T::load(weights + o)), c));
+      }
+      total += T::hsum32(sum);
     }
-    return T::hsum32(sum);
+    return total;
   }
 };
 
-using BestKernel = X86Kernel<X86Vec>;
+template <int H>
+using BestKernel = X86Kernel<X86Vec, H>;
 
 #elif !defined(TESSERA_NNUE_SCALAR) && defined(__ARM_NEON) && defined(__aarch64__)
 
+template <int H>
 struct NeonKernel {
+  static_assert(supported_hidden(H));
   static constexpr const char* kName = "neon";
   static constexpr int kLanes = 8;
-  static constexpr int kRegs = kHidden / kLanes;
-  static_assert(kHidden % kLanes == 0);
+  static constexpr int kRegs = H / kLanes;
+  static_assert(H % kLanes == 0);
+  static constexpr int kTile = tile_registers(kRegs);  // as X86Kernel
 
   static void accumulate(Row src, std::int16_t* dst, const Row* adds, int na, const Row* subs,
                          int ns) {
-    int16x8_t acc[kRegs];
-    for (int k = 0; k < kRegs; ++k) acc[k] = vld1q_s16(src + k * kLanes);
-    for (int r = 0; r < na; ++r)
-      for (int k = 0; k < kRegs; ++k) acc[k] = vaddq_s16(acc[k], vld1q_s16(adds[r] + k * kLanes));
-    for (int r = 0; r < ns; ++r)
-      for (int k = 0; k < kRegs; ++k) acc[k] = vsubq_s16(acc[k], vld1q_s16(subs[r] + k * kLanes));
-    for (int k = 0; k < kRegs; ++k) vst1q_s16(dst + k * kLanes, acc[k]);
+    for (int t = 0; t < kRegs; t += kTile) {
+      const int o = t * kLanes;
+      int16x8_t acc[kTile];
+      for (int k = 0; k < kTile; ++k) acc[k] = vld1q_s16(src + o + k * kLanes);
+      for (int r = 0; r < na; ++r)
+        for (int k = 0; k < kTile; ++k)
+          acc[k] = vaddq_s16(acc[k], vld1q_s16(adds[r] + o + k * kLanes));
+      for (int r = 0; r < ns; ++r)
+        for (int k = 0; k < kTile; ++k)
+          acc[k] = vsubq_s16(acc[k], vld1q_s16(subs[r] + o + k * kLanes));
+      for (int k = 0; k < kTile; ++k) vst1q_s16(dst + o + k * kLanes, acc[k]);
+    }
   }
 
   template <std::size_t A, std::size_t S>
@@ -225,26 +263,35 @@ struct NeonKernel {
     }
   }
 
-  [[nodiscard]] static std::int32_t screlu_dot(Row acc, Row weights) {
+  [[nodiscard]] static std::int64_t screlu_dot(Row acc, Row weights) {
     const int16x8_t zero = vdupq_n_s16(0);
     const int16x8_t qa = vdupq_n_s16(std::int16_t(kQA));
-    int32x4_t sum = vdupq_n_s32(0);
-    for (int k = 0; k < kRegs; ++k) {
-      const int o = k * kLanes;
-      const int16x8_t c = vminq_s16(vmaxq_s16(vld1q_s16(acc + o), zero), qa);
-      const int16x8_t cw = vmulq_s16(c, vld1q_s16(weights + o));
-      sum = vmlal_s16(sum, vget_low_s16(cw), vget_low_s16(c));
-      sum = vmlal_high_s16(sum, cw, c);
+    // One int32 sum per block of kOutputSumBlock lanes (exact, architecture.h), added in int64.
+    constexpr int kBlockRegs = std::min(H, kOutputSumBlock) / kLanes;
+    std::int64_t total = 0;
+    for (int b = 0; b < kRegs; b += kBlockRegs) {
+      int32x4_t sum = vdupq_n_s32(0);
+      const int end = std::min(b + kBlockRegs, kRegs);  // 384: a block of 256, one of 128
+      for (int k = b; k < end; ++k) {
+        const int o = k * kLanes;
+        const int16x8_t c = vminq_s16(vmaxq_s16(vld1q_s16(acc + o), zero), qa);
+        const int16x8_t cw = vmulq_s16(c, vld1q_s16(weights + o));
+        sum = vmlal_s16(sum, vget_low_s16(cw), vget_low_s16(c));
+        sum = vmlal_high_s16(sum, cw, c);
+      }
+      total += vaddvq_s32(sum);
     }
-    return vaddvq_s32(sum);
+    return total;
   }
 };
 
-using BestKernel = NeonKernel;
+template <int H>
+using BestKernel = NeonKernel<H>;
 
 #else
 
-using BestKernel = ScalarKernel;
+template <int H>
+using BestKernel = ScalarKernel<H>;
 
 #endif
 

@@ -1,6 +1,7 @@
 #include "eval/nnue/network.h"
 
 #include <algorithm>
+#include <string>
 
 #include "eval/nnue/embedded.h"
 
@@ -12,23 +13,29 @@ std::optional<Network> Network::from_parameters(const NetworkParameters& params,
     error = "invalid network: " + reason;
     return std::nullopt;
   }
-  if (params.hidden != std::uint32_t(kHidden)) {
+  if (!supported_hidden(int(params.hidden))) {
+    std::string widths;
+    for (const int h : kHiddenSizes)
+      widths += (widths.empty()             ? ""
+                 : h == kHiddenSizes.back() ? " or "
+                                            : ", ") +
+                std::to_string(h);
     error = "wrong architecture: hidden size " + std::to_string(params.hidden) +
-            ", this build expects " + std::to_string(kHidden);
+            ", this build evaluates " + widths;
     return std::nullopt;
   }
+  const auto h = std::size_t(params.hidden);
   auto w = std::make_unique<NetworkWeights>();  // over-aligned new: 64-byte aligned
+  w->hidden = int(h);
   w->king_buckets = params.king_buckets;
-  w->ft_rows.resize(std::size_t(params.king_buckets.count) * kInputs);
-  for (std::size_t f = 0; f < w->ft_rows.size(); ++f) {
-    const auto first = params.ft_weights.begin() + std::ptrdiff_t(f * kHidden);
-    std::copy(first, first + kHidden, w->ft_rows[f].w.begin());
-  }
+  // The file's feature-major order is already the dense row order.
+  w->ft_weights.assign(params.ft_weights.begin(), params.ft_weights.end());
   std::copy(params.ft_bias.begin(), params.ft_bias.end(), w->ft_bias.begin());
   for (std::size_t b = 0; b < std::size_t(kOutputBuckets); ++b) {
     const std::size_t from = params.buckets == 1 ? 0 : b;
-    const auto first = params.out_weights.begin() + std::ptrdiff_t(from * 2 * kHidden);
-    std::copy(first, first + 2 * kHidden, w->out_weights.begin() + std::ptrdiff_t(b * 2 * kHidden));
+    const auto first = params.out_weights.begin() + std::ptrdiff_t(from * 2 * h);
+    std::copy(first, first + std::ptrdiff_t(2 * h),
+              w->out_weights.begin() + std::ptrdiff_t(b * 2 * h));
     w->out_bias[b] = params.out_bias[from];
   }
   w->scale = params.scale;

@@ -1,6 +1,7 @@
 #include "eval/nnue/network_file.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
@@ -14,9 +15,11 @@ namespace tessera::eval::nnue {
 
 namespace {
 
-constexpr std::uint32_t kMaxHidden = 4096;
-// Larger than any file this build reads (kHidden wide, up to kMaxKingBuckets buckets); a bigger
-// file is refused before it is read.
+// The widest first layer a file may have. The format holds any width up to it (the trainer's
+// experiments); the engine evaluates those of kHiddenSizes (Network::from_parameters).
+constexpr std::uint32_t kMaxFileHidden = 4096;
+// Larger than any file the engine evaluates (up to kMaxHidden wide with kMaxKingBuckets buckets:
+// 24 MiB); a bigger file is refused before it is read.
 constexpr std::uintmax_t kMaxFileSize = std::uintmax_t(64) << 20;
 
 // Explicit byte order: the file is little-endian whatever the host is.
@@ -92,9 +95,11 @@ void read_payload(ByteReader& r, NetworkParameters& p) {
     return fmt::format(
         "unsupported network format version {} (this build reads versions {} and {})", version,
         kFormatVersion, kKingBucketsFormatVersion);
-  if (inputs != std::uint32_t(kInputs) || hidden != std::uint32_t(kHidden))
-    return fmt::format("wrong architecture: {} inputs x {} hidden, this build expects {} x {}",
-                       inputs, hidden, kInputs, kHidden);
+  if (inputs != std::uint32_t(kInputs) || hidden < 1 || hidden > kMaxFileHidden)
+    return fmt::format(
+        "wrong architecture: {} inputs x {} hidden, this build reads {} x 1..{} (and evaluates "
+        "hidden sizes {})",
+        inputs, hidden, kInputs, kMaxFileHidden, fmt::join(kHiddenSizes, ", "));
   if (!valid_bucket_count(buckets))
     return fmt::format("wrong architecture: {} output buckets, this build reads 1 or {}", buckets,
                        kOutputBuckets);
@@ -141,8 +146,8 @@ std::string validate(const NetworkParameters& p) {
   if (auto reason = validate(p.king_buckets); !reason.empty()) return reason;
   if (!valid_bucket_count(p.buckets))
     return fmt::format("{} output buckets (1 or {} supported)", p.buckets, kOutputBuckets);
-  if (p.hidden < 1 || p.hidden > kMaxHidden)
-    return fmt::format("hidden size {} out of range 1..{}", p.hidden, kMaxHidden);
+  if (p.hidden < 1 || p.hidden > kMaxFileHidden)
+    return fmt::format("hidden size {} out of range 1..{}", p.hidden, kMaxFileHidden);
   if (p.scale < 1 || p.scale > kMaxScale)
     return fmt::format("output scale {} out of range 1..{}", p.scale, kMaxScale);
   const std::size_t h = p.hidden;

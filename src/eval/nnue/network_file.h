@@ -8,7 +8,7 @@
 //                transfers that would corrupt the binary)
 //        8    4  u32 format version: 1 (one king bucket, no mirroring) or 2 (king buckets)
 //       12    4  u32 inputs per king bucket (768)
-//       16    4  u32 hidden size H (this build reads only kHidden)
+//       16    4  u32 hidden size H (1..4096; the engine evaluates kHiddenSizes: 128..512)
 //       20    4  u32 output buckets: 1 (one output layer for all material) or 8 (output_bucket())
 //       24    4  u32 QA (255)
 //       28    4  u32 QB (64)
@@ -71,8 +71,8 @@ struct NetworkParameters {
 
 // Empty when `params` can be written: 1 or kOutputBuckets buckets, hidden in 1..4096, a valid
 // king-bucket layout, vector sizes that match, scale in 1..kMaxScale, output weights within
-// +-kMaxOutputWeight. Otherwise what is wrong. Any hidden size can be written (for
-// experiments); only kHidden can be read back here.
+// +-kMaxOutputWeight. Otherwise what is wrong. Any hidden size up to 4096 can be written and
+// read back (for experiments); Network::from_parameters evaluates those of kHiddenSizes.
 [[nodiscard]] std::string validate(const NetworkParameters& params);
 
 // Empty when `layout` is valid: 1..kMaxKingBuckets buckets, every map entry below the count and
