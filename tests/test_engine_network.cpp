@@ -3,6 +3,7 @@
 // network stays in use.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -92,6 +93,48 @@ TEST(EngineNetwork, KingBucketCopiesOfTheDefaultNetworkSearchTheSame) {
   }
 }
 
+// The default network widened to each wider width with dead lanes (zero weights, zero bias, so
+// each extra lane's activation is 0): the same function of the board in a file of another
+// width, so a search must count exactly the nodes it counts with the default network while the
+// kernels of that width run underneath.
+TEST(EngineNetwork, WidenedCopiesOfTheDefaultNetworkSearchTheSame) {
+  std::string error;
+  const auto params = eval::nnue::parse(embedded_bytes(), error);
+  ASSERT_TRUE(params.has_value()) << error;
+  const auto narrow = std::size_t(params->hidden);
+  for (const int width : eval::nnue::kHiddenSizes) {
+    if (std::size_t(width) == narrow) continue;
+    const auto h = std::size_t(width);
+    auto wide = eval::nnue::NetworkParameters::zeros(std::uint32_t(width), params->buckets,
+                                                     params->king_buckets);
+    wide.scale = params->scale;
+    wide.out_bias = params->out_bias;
+    for (std::size_t f = 0; f < params->ft_weights.size() / narrow; ++f)
+      std::copy_n(params->ft_weights.begin() + std::ptrdiff_t(f * narrow), narrow,
+                  wide.ft_weights.begin() + std::ptrdiff_t(f * h));
+    std::copy(params->ft_bias.begin(), params->ft_bias.end(), wide.ft_bias.begin());
+    for (std::size_t half = 0; half < 2 * params->buckets; ++half)
+      std::copy_n(params->out_weights.begin() + std::ptrdiff_t(half * narrow), narrow,
+                  wide.out_weights.begin() + std::ptrdiff_t(half * h));
+    const auto path = scratch("wide" + std::to_string(width) + ".tnn");
+    write_bytes(path, eval::nnue::serialize(wide));
+
+    Engine plain(EngineCallbacks{}), widened(EngineCallbacks{});
+    plain.set_use_network(true);
+    widened.set_use_network(true);
+    ASSERT_EQ(widened.set_eval_file(path.string()), "") << width;
+    for (const auto& [fen, depth] : std::vector<std::pair<std::string, int>>{
+             {"8/2p5/3k4/8/3P4/4K3/5N2/r6R w - - 0 1", 12},
+             {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 6}}) {
+      ASSERT_EQ(plain.set_position(fen, {}), "");
+      ASSERT_EQ(widened.set_position(fen, {}), "");
+      SearchLimits limits;
+      limits.depth = depth;
+      EXPECT_EQ(widened.search_sync(limits), plain.search_sync(limits)) << width << " " << fen;
+    }
+  }
+}
+
 TEST(EngineNetwork, BadFilesAreRefusedAndThePreviousNetworkStays) {
   Engine engine(EngineCallbacks{});
   engine.set_use_network(true);
@@ -106,12 +149,14 @@ TEST(EngineNetwork, BadFilesAreRefusedAndThePreviousNetworkStays) {
   std::string error;
   auto params = eval::nnue::parse(bytes, error);
   ASSERT_TRUE(params.has_value());
-  const auto wide = eval::nnue::NetworkParameters::zeros(64);  // another hidden size
+  const auto narrow = eval::nnue::NetworkParameters::zeros(64);  // widths the engine lacks
+  const auto odd = eval::nnue::NetworkParameters::zeros(200);
 
   const std::vector<std::pair<std::string, std::vector<std::uint8_t>>> files = {
       {"truncated.tnn", truncated},
       {"magic.tnn", wrong_magic},
-      {"wide.tnn", eval::nnue::serialize(wide)},
+      {"narrow.tnn", eval::nnue::serialize(narrow)},
+      {"odd.tnn", eval::nnue::serialize(odd)},
       {"empty.tnn", {}},
   };
   for (const auto& [name, content] : files) {
@@ -120,6 +165,11 @@ TEST(EngineNetwork, BadFilesAreRefusedAndThePreviousNetworkStays) {
     const std::string refusal = engine.set_eval_file(path.string());
     EXPECT_NE(refusal, "") << name;
     EXPECT_NE(refusal.find(path.string()), std::string::npos) << refusal;
+    if (name == "odd.tnn") {  // a well-formed file of a width without kernels: the widths named
+      EXPECT_NE(refusal.find("hidden size 200, this build evaluates 128, 256, 384 or 512"),
+                std::string::npos)
+          << refusal;
+    }
     EXPECT_EQ(engine.network_description(), description) << name;
     EXPECT_EQ(engine.network_trace(pos)->score, score) << name;
   }
