@@ -279,8 +279,9 @@ int run_cli(int argc, const char* const* argv) {
   options.add_options()("data", "record file from `tessera datagen` (repeatable)",
                         cxxopts::value<std::vector<std::string>>())(
       "output", "the quantised network file to write", text())(
-      "hidden", "first-layer width (the engine reads 128)", text()->default_value("128"))(
-      "buckets", "output buckets by material: 1 or 8", text()->default_value("1"))(
+      "hidden", "first-layer width (the engine evaluates 128, 256, 384 and 512)",
+      text()->default_value("128"))("buckets", "output buckets by material: 1 or 8",
+                                    text()->default_value("1"))(
       "king-buckets",
       "input king buckets: 1, or 4 (the engine's layout: by the king's rank, mirrored)",
       text()->default_value("1"))(

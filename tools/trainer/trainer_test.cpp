@@ -535,9 +535,9 @@ int integer_score(const QuantisedNetwork& q, const Position& pos) {
 
 void check_quantised_scores(int buckets,
                             const eval::nnue::KingBuckets& layout = eval::nnue::kSingleKingBucket,
-                            bool factoriser = false) {
+                            bool factoriser = false, int hidden = 128) {
   const std::vector<Sample> train = material_samples(60, 100, 21);
-  TrainOptions o = small_options(128, 2);
+  TrainOptions o = small_options(hidden, 2);
   o.buckets = buckets;
   o.king_buckets = layout;
   o.factoriser = factoriser;
@@ -549,7 +549,7 @@ void check_quantised_scores(int buckets,
 
   const std::vector<Position> positions = random_positions(40, 100, 99);
   ASSERT_GT(positions.size(), 3000u);
-  Scratch scratch(128);
+  Scratch scratch(hidden);
   double total = 0, signed_total = 0, worst = 0;
   for (const Position& pos : positions) {
     const Sample s = sample_from_position(pos);
@@ -569,9 +569,10 @@ void check_quantised_scores(int buckets,
   ASSERT_TRUE(read) << error;
   EXPECT_EQ(*read, q);
   EXPECT_EQ(read->king_buckets, layout);
-  EXPECT_EQ(read->ft_weights.size(), std::size_t(layout.count) * kInputs * 128);
+  EXPECT_EQ(read->ft_weights.size(), std::size_t(layout.count) * kInputs * std::size_t(hidden));
   const auto engine_net = eval::nnue::Network::from_parameters(*read, error);
   ASSERT_TRUE(engine_net) << error;
+  EXPECT_EQ(engine_net->hidden(), hidden);
   for (const Position& pos : positions) {
     eval::nnue::Accumulator acc;
     eval::nnue::refresh(*engine_net, pos, acc);
@@ -592,14 +593,18 @@ TEST(TrainerQuantise, IntegerScoresMatchWithOutputBuckets) {
 TEST(TrainerQuantise, IntegerScoresMatchWithFactorisedKingBuckets) {
   check_quantised_scores(eval::nnue::kOutputBuckets, eval::nnue::kDefaultKingBuckets, true);
 }
+// A wider network than the default: the engine evaluates it with its kernels of that width.
+TEST(TrainerQuantise, IntegerScoresMatchAtWidth256) {
+  check_quantised_scores(eval::nnue::kOutputBuckets, eval::nnue::kDefaultKingBuckets, true, 256);
+}
 
 // A bucketed, factorised network after a few steps on a few hundred positions: the file is
 // version 2 with the engine's layout and no factoriser, and the engine's evaluation (its own
 // parser, network and accumulator) scores as the trainer's float network within rounding.
-TEST(TrainerQuantise, EngineEvaluatesABucketedNetworkAsTheTrainer) {
+void check_engine_evaluates_as_the_trainer(int hidden) {
   const std::vector<Sample> train = material_samples(6, 60, 12);
   ASSERT_GT(train.size(), 300u);
-  TrainOptions o = small_options(eval::nnue::kHidden, 2);
+  TrainOptions o = small_options(hidden, 2);
   o.king_buckets = eval::nnue::kDefaultKingBuckets;
   o.factoriser = true;
   o.batch = 64;
@@ -615,7 +620,7 @@ TEST(TrainerQuantise, EngineEvaluatesABucketedNetworkAsTheTrainer) {
   {
     const Network folded = fold(net);
     float spread = 0;
-    const std::size_t block = std::size_t(kInputs) * eval::nnue::kHidden;
+    const std::size_t block = std::size_t(kInputs) * std::size_t(hidden);
     for (std::size_t i = 0; i < block; ++i)
       spread = std::max(spread, std::abs(folded.params[i] - folded.params[3 * block + i]));
     EXPECT_GT(spread, 0.05f);
@@ -629,10 +634,11 @@ TEST(TrainerQuantise, EngineEvaluatesABucketedNetworkAsTheTrainer) {
   const auto params = eval::nnue::parse(bytes, error);
   ASSERT_TRUE(params) << error;
   EXPECT_EQ(params->king_buckets, eval::nnue::kDefaultKingBuckets);
-  EXPECT_EQ(params->ft_weights.size(), std::size_t(4) * kInputs * eval::nnue::kHidden);
+  EXPECT_EQ(params->ft_weights.size(), std::size_t(4) * kInputs * std::size_t(hidden));
   const auto engine_net = eval::nnue::Network::from_bytes(bytes, error);
   ASSERT_TRUE(engine_net) << error;
-  Scratch scratch(eval::nnue::kHidden);
+  EXPECT_EQ(engine_net->hidden(), hidden);
+  Scratch scratch(hidden);
   std::vector<Position> positions = random_positions(4, 40, 17);
   for (const char* fen : {"3K4/8/8/8/8/8/8/3k3r b - - 0 1", "8/8/8/8/8/8/5K2/2k4r w - - 0 1",
                           "8/8/8/2k5/8/8/1K5P/7q w - - 0 1", "8/5k2/8/8/3K4/8/8/R7 b - - 0 1"}) {
@@ -647,6 +653,13 @@ TEST(TrainerQuantise, EngineEvaluatesABucketedNetworkAsTheTrainer) {
     EXPECT_NEAR(engine, trainer_cp, 8.0 + 0.002 * std::abs(trainer_cp)) << pos.fen();
   }
   EXPECT_GT(positions.size(), 150u);
+}
+
+TEST(TrainerQuantise, EngineEvaluatesABucketedNetworkAsTheTrainer) {
+  check_engine_evaluates_as_the_trainer(eval::nnue::kHidden);
+}
+TEST(TrainerQuantise, EngineEvaluatesABucketedNetworkOfWidth256AsTheTrainer) {
+  check_engine_evaluates_as_the_trainer(256);
 }
 
 TEST(TrainerQuantise, TuningEpochsFreezeQuantisedOutputWeights) {
