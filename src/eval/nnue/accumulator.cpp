@@ -6,11 +6,14 @@
 //
 // Width dispatch. Each public function reads the network's width once and calls the Ops of that
 // width (dispatch() below), so every loop inside has a compile-time trip count and every row
-// offset is a shift, as when the engine had one width; the width the embedded network has is
-// tested first. The branch is the same at every call of a search, so it is predicted.
+// offset is a shift, as when the engine had one width. The embedded network's width is tested
+// first and its code is inline; the other widths' code is called out of line, so that the
+// public functions stay small enough for the search to inline. The branch is the same at every
+// call of a search, so it is predicted.
 #include "eval/nnue/accumulator.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "core/bitboard.h"
 #include "eval/nnue/kernels.h"
@@ -60,9 +63,10 @@ struct Ops {
   }
 
   // Perspective p's half of `acc` through the cache: the cached half of p's king view, plus
-  // the pieces `pos` has and its board lacks, minus those it has and `pos` lacks.
-  static void refresh_half(const Network& net, const Position& pos, Accumulator& acc, Color p,
-                           AccumulatorCache& cache) {
+  // the pieces `pos` has and its board lacks, minus those it has and `pos` lacks. Out of line:
+  // a king move across views is rare, and apply_move() stays small enough to inline.
+  [[gnu::noinline]] static void refresh_half(const Network& net, const Position& pos,
+                                             Accumulator& acc, Color p, AccumulatorCache& cache) {
     const KingView view = net.king_view(p, pos.king_square(p));
     AccumulatorCache::Entry& e = cache.entry(p, view);
     std::array<Row, 32> adds{}, subs{};
@@ -86,7 +90,7 @@ struct Ops {
       cached = now;
     }
     if (na + ns > 0) flush();
-    std::copy_n(e.values.begin(), H, half(acc, p));
+    std::memcpy(half(acc, p), e.values.data(), sizeof(std::int16_t) * H);  // a fixed-size copy
     acc.views[p] = view;
   }
 
@@ -158,13 +162,13 @@ struct Ops {
   }
 };
 
-// f.operator()<Ops<Kernel, H>>() for the network's width H.
+// f.operator()<Ops<Kernel, H>>() for a width H other than the embedded network's, out of line:
+// their code stays out of the public functions below, which then stay small enough for the
+// search to inline at the embedded width (with all four widths inline they were calls, and
+// bench ran slower).
 template <template <int> class Kernel, class F>
-[[gnu::always_inline]] inline decltype(auto) dispatch(const Network& net, F&& f) {
-  static_assert(kHiddenSizes == std::array<int, 4>{128, 256, 384, 512}, "one case per width");
-  const int hidden = net.hidden();
-  if (hidden == kHidden) [[likely]]
-    return f.template operator()<Ops<Kernel, kHidden>>();
+[[gnu::noinline]] decltype(auto) dispatch_other(int hidden, F& f) {
+  static_assert(kHiddenSizes == std::array<int, 4>{kHidden, 256, 384, 512}, "one case per width");
   switch (hidden) {
     case 256:
       return f.template operator()<Ops<Kernel, 256>>();
@@ -173,6 +177,37 @@ template <template <int> class Kernel, class F>
     default:  // a Network has one of kHiddenSizes
       return f.template operator()<Ops<Kernel, 512>>();
   }
+}
+
+// f.operator()<Ops<Kernel, H>>() for the network's width H: the embedded network's inline.
+template <template <int> class Kernel, class F>
+[[gnu::always_inline]] inline decltype(auto) dispatch(const Network& net, F&& f) {
+  if (net.hidden() == kHidden) [[likely]]
+    return f.template operator()<Ops<Kernel, kHidden>>();
+  return dispatch_other<Kernel>(net.hidden(), f);
+}
+
+// evaluate() at a width other than the embedded network's, out of line as dispatch_other(); its
+// arguments by value, so that evaluate() stays as small as it was with one width.
+template <template <int> class Kernel>
+[[gnu::noinline]] int evaluate_other(const Network& net, const Accumulator& acc, Color stm) {
+  switch (net.hidden()) {
+    case 256:
+      return Ops<Kernel, 256>::evaluate(net, acc, stm);
+    case 384:
+      return Ops<Kernel, 384>::evaluate(net, acc, stm);
+    default:
+      return Ops<Kernel, 512>::evaluate(net, acc, stm);
+  }
+}
+
+// evaluate() at the network's width. Declared inline, as Ops' members are, so that the public
+// evaluate() stays a forwarder that the search inlines, and this with it (as with one width).
+template <template <int> class Kernel>
+inline int evaluate_at_width(const Network& net, const Accumulator& acc, Color stm) {
+  if (net.hidden() == kHidden) [[likely]]
+    return Ops<Kernel, kHidden>::evaluate(net, acc, stm);
+  return evaluate_other<Kernel>(net, acc, stm);
 }
 
 }  // namespace
@@ -230,7 +265,7 @@ void AccumulatorCache::reset(const Network& net) {
     });                                                                                            \
   }                                                                                                \
   int evaluate(const Network& net, const Accumulator& acc, Color side_to_move) {                   \
-    return dispatch<KERNEL>(net, [&]<class O>() { return O::evaluate(net, acc, side_to_move); });  \
+    return evaluate_at_width<KERNEL>(net, acc, side_to_move);                                      \
   }
 
 TESSERA_NNUE_DEFINE_API(kernels::BestKernel)
