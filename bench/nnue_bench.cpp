@@ -2,10 +2,12 @@
 // updates of a quiet move and a capture, and the output layer, with the build's kernel and the
 // scalar reference, and a make/unmake with the update. The embedded network's values do not matter
 // for speed. The BM_NnueBuckets* benchmarks do the same with a random network of the default
-// king-bucket layout (architecture.h): a full refresh, a refresh through the accumulator cache,
-// and make/unmake where some king moves change their view and rebuild a half.
+// king-bucket layout (architecture.h) at each width the engine evaluates (the argument H): a
+// full refresh, a refresh through the accumulator cache, the output layer, and make/unmake where
+// some king moves change their view and rebuild a half.
 #include <benchmark/benchmark.h>
 
+#include <map>
 #include <memory>
 #include <random>
 #include <stdexcept>
@@ -32,23 +34,32 @@ const Network& network() {
   return net;
 }
 
-// A network of the default king-bucket layout with random weights in a trained-like range.
-const Network& bucketed_network() {
-  static const Network net = [] {
-    std::mt19937_64 rng(2026);
-    const auto uniform = [&](int lo, int hi) {
-      return std::int16_t(lo + int(rng() % std::uint64_t(hi - lo + 1)));
-    };
-    auto p = NetworkParameters::zeros(kHidden, kOutputBuckets, kDefaultKingBuckets);
-    for (auto& v : p.ft_weights) v = uniform(-200, 200);
-    for (auto& v : p.ft_bias) v = uniform(-100, 300);
-    for (auto& v : p.out_weights) v = uniform(-kMaxOutputWeight, kMaxOutputWeight);
-    std::string error;
-    auto n = Network::from_parameters(p, error);
-    if (!n) throw std::runtime_error(error);
-    return *n;
-  }();
-  return net;
+// A network of the default king-bucket layout with random weights in a trained-like range,
+// `hidden` wide.
+const Network& bucketed_network(int hidden) {
+  static std::map<int, Network> nets;
+  if (const auto it = nets.find(hidden); it != nets.end()) return it->second;
+  std::mt19937_64 rng(2026);
+  const auto uniform = [&](int lo, int hi) {
+    return std::int16_t(lo + int(rng() % std::uint64_t(hi - lo + 1)));
+  };
+  auto p = NetworkParameters::zeros(std::uint32_t(hidden), kOutputBuckets, kDefaultKingBuckets);
+  for (auto& v : p.ft_weights) v = uniform(-200, 200);
+  for (auto& v : p.ft_bias) v = uniform(-100, 300);
+  for (auto& v : p.out_weights) v = uniform(-kMaxOutputWeight, kMaxOutputWeight);
+  std::string error;
+  auto n = Network::from_parameters(p, error);
+  if (!n) throw std::runtime_error(error);
+  return nets.emplace(hidden, *n).first->second;
+}
+
+// The benchmark's width argument.
+[[nodiscard]] int width(const benchmark::State& state) { return int(state.range(0)); }
+
+// Every width the engine evaluates, as the argument H.
+void widths(benchmark::internal::Benchmark* b) {
+  b->ArgName("H");
+  for (const int h : kHiddenSizes) b->Arg(h);
 }
 
 Position from_fen(const char* fen) {
@@ -147,7 +158,7 @@ void BM_NnueMakeUnmakeWithUpdate(benchmark::State& state) {
 BENCHMARK(BM_NnueMakeUnmakeWithUpdate);
 
 void BM_NnueBucketsRefresh(benchmark::State& state) {
-  const Network& net = bucketed_network();
+  const Network& net = bucketed_network(width(state));
   const Position pos = middlegame();
   Accumulator acc;
   for (auto _ : state) {
@@ -156,12 +167,12 @@ void BM_NnueBucketsRefresh(benchmark::State& state) {
     benchmark::ClobberMemory();
   }
 }
-BENCHMARK(BM_NnueBucketsRefresh);
+BENCHMARK(BM_NnueBucketsRefresh)->Apply(widths);
 
 // A refresh through the cache, alternating between the middlegame and the position four plies
 // later (the kings in the same views): each refresh costs the pieces that differ, in both halves.
 void BM_NnueBucketsCachedRefresh(benchmark::State& state) {
-  const Network& net = bucketed_network();
+  const Network& net = bucketed_network(width(state));
   const Position a = middlegame();
   Position b = a;
   for (const char* uci : {"f3h4", "c6d4", "e2d2", "f6h5"}) {
@@ -180,16 +191,28 @@ void BM_NnueBucketsCachedRefresh(benchmark::State& state) {
   }
   state.SetItemsProcessed(std::int64_t(state.iterations() * 2));
 }
-BENCHMARK(BM_NnueBucketsCachedRefresh);
+BENCHMARK(BM_NnueBucketsCachedRefresh)->Apply(widths);
+
+void BM_NnueBucketsEvaluate(benchmark::State& state) {
+  const Network& net = bucketed_network(width(state));
+  Accumulator acc;
+  refresh(net, middlegame(), acc);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(acc);
+    const int v = evaluate(net, acc, WHITE);
+    benchmark::DoNotOptimize(v);
+  }
+}
+BENCHMARK(BM_NnueBucketsEvaluate)->Apply(widths);
 
 // Make and unmake every legal move with the update, as BM_NnueMakeUnmakeWithUpdate, with the
 // bucketed network: in the middlegame (no king move changes its view) and in the king walk
 // (three king moves rebuild white's half through the cache).
 void BM_NnueBucketsMakeUnmakeWithUpdate(benchmark::State& state, Position (*start)()) {
-  make_unmake_with_update(state, bucketed_network(), start());
+  make_unmake_with_update(state, bucketed_network(width(state)), start());
 }
-BENCHMARK_CAPTURE(BM_NnueBucketsMakeUnmakeWithUpdate, middlegame, middlegame);
-BENCHMARK_CAPTURE(BM_NnueBucketsMakeUnmakeWithUpdate, king_walk, king_walk);
+BENCHMARK_CAPTURE(BM_NnueBucketsMakeUnmakeWithUpdate, middlegame, middlegame)->Apply(widths);
+BENCHMARK_CAPTURE(BM_NnueBucketsMakeUnmakeWithUpdate, king_walk, king_walk)->Apply(widths);
 
 BENCHMARK(BM_NnueRefresh<false>)->Name("BM_NnueRefresh/selected");
 BENCHMARK(BM_NnueRefresh<true>)->Name("BM_NnueRefresh/scalar");
