@@ -113,21 +113,23 @@ TEST(TimeManager, NoClockNoBudgetAndTheOpponentsClockStandsIn) {
 // build up unspent.
 TEST(TimeManager, TheWholeIncrementIsSpentOnceTheClockIsLow) {
   for (const std::int64_t inc : {10, 100, 1000}) {
-    const std::int64_t time = 4 * inc + 30;
+    const std::int64_t time = 4 * inc + 10 + TimeManager::kReserveMs;
     const Budget b = budget(time, inc, 0, 10, 120);
     EXPECT_GE(b.optimum, inc * 9 / 10) << time << "+" << inc;
     EXPECT_LE(b.maximum, time - 10 - TimeManager::kReserveMs) << time << "+" << inc;
   }
 }
 
-// The reserve is a fixed few milliseconds, not a number of increments: at 10+0.1 all but the
+// The reserve is a fixed 200 ms, not a number of increments: at 10+0.1 all but the
 // overhead and the reserve is there to be spent.
 TEST(TimeManager, TheReserveDoesNotGrowWithTheIncrement) {
-  const Budget b = budget(300, 100, 0, 10, 120);
-  // 300 - 10 overhead - 20 reserve = 270 left: the increment is spent, and at most 60% of
+  const std::int64_t time = 300 + TimeManager::kReserveMs;
+  const Budget b = budget(time, 100, 0, 10, 120);
+  // 290 ms beyond the overhead and the reserve are left: the increment is spent, and at most 60% of
   // what is left goes to this move.
+  const std::int64_t left = time - 10 - TimeManager::kReserveMs;
   EXPECT_GE(b.optimum, 100);
-  EXPECT_LE(b.maximum, 270 * 6 / 10);
+  EXPECT_LE(b.maximum, left * 6 / 10);
   EXPECT_GE(budget(10'000, 100, 0, 10, 40).optimum, 10'000 / 50 + 100 - 5);
 }
 

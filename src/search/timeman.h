@@ -48,7 +48,7 @@ class TimeManager {
   [[nodiscard]] std::int64_t soft_limit_ms(const IterationSignals& signals) const;
 
   // Kept back beyond the move overhead for scheduling delays (see timeman.cpp).
-  static constexpr std::int64_t kReserveMs = 20;
+  static constexpr std::int64_t kReserveMs = 200;
 
  private:
   bool enabled_ = false;
