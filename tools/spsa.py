@@ -80,7 +80,9 @@ def play(args, plus, minus, seed):
     if args.nodes:
         cmd[cmd.index(f"tc={args.tc}")] = "tc=inf"
         cmd.insert(cmd.index("option.Hash=16"), f"nodes={args.nodes}")
-    out = subprocess.run(cmd, capture_output=True, text=True).stdout
+    # fastchess leaves its config.json in the working directory: keep it beside the state.
+    out = subprocess.run(cmd, capture_output=True, text=True,
+                         cwd=os.path.dirname(os.path.abspath(args.state))).stdout
     found = RESULT.findall(out)
     if not found:
         raise RuntimeError("fastchess reported no result:\n" + out[-2000:])
@@ -107,6 +109,8 @@ def main():
     parser.add_argument("--report", type=int, default=25, help="iterations between reports")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    args.engine = os.path.abspath(args.engine)
+    args.book = os.path.abspath(args.book)
 
     spec = read_spec(args.engine)
     names = [n for n in args.params.split(",") if n]
