@@ -123,6 +123,12 @@ TEST(EngineNetwork, WidenedCopiesOfTheDefaultNetworkSearchTheSame) {
     plain.set_use_network(true);
     widened.set_use_network(true);
     ASSERT_EQ(widened.set_eval_file(path.string()), "") << width;
+    // The description names the loaded width: a GUI's user can see which network plays.
+    EXPECT_NE(widened.network_description().find(" -> " + std::to_string(width) + ") x 2"),
+              std::string::npos)
+        << widened.network_description();
+    EXPECT_NE(plain.network_description().find("(768 -> 128) x 2"), std::string::npos)
+        << plain.network_description();
     for (const auto& [fen, depth] : std::vector<std::pair<std::string, int>>{
              {"8/2p5/3k4/8/3P4/4K3/5N2/r6R w - - 0 1", 12},
              {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 6}}) {
