@@ -210,6 +210,18 @@ struct PerftWalk {
     scalar::refresh(net, pos, ref[0]);
     run(pos, depth, 0);
   }
+  // The trees of every kKingBoundaryFens position.
+  void boundary_trees(int depth) {
+    for (const StartFen& t : kKingBoundaryFens) tree(t.fen, t.chess960, depth);
+  }
+  // No node differed, and the trees crossed every kind of king-view boundary many times.
+  void expect_boundaries_crossed() const {
+    EXPECT_EQ(failures, 0);
+    EXPECT_GT(bucket_changes, 100u);
+    EXPECT_GT(mirror_changes, 100u);
+    EXPECT_GT(castle_rebuilds, 10u);
+    EXPECT_GT(king_moves_in_view, 100u);
+  }
 };
 
 }  // namespace tessera::eval::nnue::nnue_test

@@ -307,12 +307,8 @@ std::string Engine::network_description() const {
   if (!impl_->network) return "hand-crafted evaluation: no usable network";
   // The shape too, since a file of any supported width or king-bucket layout may be loaded.
   const eval::nnue::Network& net = *impl_->network;
-  const eval::nnue::KingBuckets& kings = net.king_buckets();
-  const std::string inputs = kings.count == 1
-                                 ? "768"
-                                 : "768 x " + std::to_string(kings.count) + " king buckets" +
-                                       (kings.mirrored ? ", mirrored" : "");
-  return "network " + impl_->network_name + ", (" + inputs + " -> " + std::to_string(net.hidden()) +
+  return "network " + impl_->network_name + ", (" +
+         eval::nnue::describe_inputs(net.king_buckets()) + " -> " + std::to_string(net.hidden()) +
          ") x 2 -> 1";
 }
 

@@ -205,11 +205,8 @@ int train(const Config& c) {
     std::cerr << "error: " << error << "\n";
     return 1;
   }
-  const std::string inputs = o.king_buckets.count == 1
-                                 ? std::string("768")
-                                 : fmt::format("768 x {} king buckets{}{}", o.king_buckets.count,
-                                               o.king_buckets.mirrored ? ", mirrored" : "",
-                                               o.factoriser ? ", factorised" : "");
+  const std::string inputs =
+      eval::nnue::describe_inputs(o.king_buckets) + (o.factoriser ? ", factorised" : "");
   fmt::print(
       "network ({} -> {}) x 2 -> 1 x {} buckets, {} threads, batch {}; validation loss "
       "{:.6f}\n",

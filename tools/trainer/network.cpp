@@ -180,19 +180,19 @@ void touch(Gradient& grad, std::uint32_t row) {
 
 Network random_network(int hidden, std::uint64_t seed, int buckets, const KingBuckets& layout,
                        bool factoriser) {
+  if (layout.count > 1) {
+    return spread_over_king_buckets(random_network(hidden, seed, buckets), layout, factoriser);
+  }
   Network net(hidden, buckets, layout, factoriser);
   std::mt19937_64 rng(seed);
   // About 30 active inputs: accumulators start near 0.5 with a spread of about 0.1.
   std::uniform_real_distribution<float> first(-0.03f, 0.03f);
   std::uniform_real_distribution<float> second(-1.0f / std::sqrt(float(2 * hidden)),
                                                1.0f / std::sqrt(float(2 * hidden)));
-  // One block of 768 rows, drawn first (so that one bucket draws exactly as it always has).
+  // One block of 768 rows (in the factoriser, if there is one), then the output layer.
   const std::size_t block = std::size_t(kInputs) * std::size_t(hidden);
   float* shared = factoriser ? net.params.data() + net.factoriser_offset() : net.params.data();
   for (std::size_t i = 0; i < block; ++i) shared[i] = first(rng);
-  if (!factoriser)
-    for (std::size_t b = 1; b < std::size_t(layout.count); ++b)
-      std::copy_n(net.params.begin(), block, net.params.begin() + std::ptrdiff_t(b * block));
   for (std::size_t i = net.bias1_offset(); i < net.weight2_offset(); ++i) net.params[i] = 0.5f;
   // Every bucket starts from the same output layer: buckets differ only where the data does.
   const auto h2 = std::size_t(2 * hidden);

@@ -191,14 +191,8 @@ template <template <int> class Kernel, class F>
 // arguments by value, so that evaluate() stays as small as it was with one width.
 template <template <int> class Kernel>
 [[gnu::noinline]] int evaluate_other(const Network& net, const Accumulator& acc, Color stm) {
-  switch (net.hidden()) {
-    case 256:
-      return Ops<Kernel, 256>::evaluate(net, acc, stm);
-    case 384:
-      return Ops<Kernel, 384>::evaluate(net, acc, stm);
-    default:
-      return Ops<Kernel, 512>::evaluate(net, acc, stm);
-  }
+  auto f = [&]<class O>() { return O::evaluate(net, acc, stm); };
+  return dispatch_other<Kernel>(net.hidden(), f);
 }
 
 // evaluate() at the network's width. Declared inline, as Ops' members are, so that the public

@@ -27,6 +27,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "core/types.h"
 
@@ -112,6 +113,13 @@ inline constexpr KingBuckets kSingleKingBucket{};
 inline constexpr KingBuckets kDefaultKingBuckets{
     4, true, {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2,
               3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3}};
+
+// The first layer's inputs in words, for messages: "768", or "768 x 4 king buckets, mirrored".
+[[nodiscard]] inline std::string describe_inputs(const KingBuckets& layout) {
+  if (layout.count == 1) return "768";
+  return "768 x " + std::to_string(layout.count) + " king buckets" +
+         (layout.mirrored ? ", mirrored" : "");
+}
 
 // The map entry of a king on `king` in the view of `perspective`.
 [[nodiscard]] constexpr int king_map_index(Color perspective, Square king) {
