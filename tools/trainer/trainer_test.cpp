@@ -488,6 +488,11 @@ TEST(TrainerTraining, CheckpointRefusesOtherRunsAndDamage) {
   EXPECT_FALSE(p.load_checkpoint(dir.file("k.ckpt"), error));
   EXPECT_NE(error.find("--king-buckets 4, "), std::string::npos) << error;
   EXPECT_NE(error.find("--king-buckets 4 --no-factoriser"), std::string::npos) << error;
+  TrainOptions unmirrored = bucketed;
+  unmirrored.king_buckets.mirrored = false;
+  Trainer unmirrored_run(unmirrored, samples);
+  EXPECT_FALSE(unmirrored_run.load_checkpoint(dir.file("k.ckpt"), error));
+  EXPECT_NE(error.find("--king-buckets 4 --no-king-mirror, "), std::string::npos) << error;
   Trainer again(bucketed, samples);
   EXPECT_TRUE(again.load_checkpoint(dir.file("k.ckpt"), error)) << error;
 
