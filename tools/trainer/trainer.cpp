@@ -75,13 +75,13 @@ CheckpointLayout layout_of(const KingBuckets& layout, bool factoriser) {
 // The flags of a king-bucket layout, for messages.
 std::string describe(const KingBuckets& layout, bool factoriser) {
   if (layout == eval::nnue::kSingleKingBucket && !factoriser) return "--king-buckets 1";
-  KingBuckets mirrored_layout = layout;
-  mirrored_layout.mirrored = true;
-  std::string name = fmt::format("{} king buckets (another map)", layout.count);
-  if (layout == eval::nnue::kDefaultKingBuckets)
-    name = fmt::format("--king-buckets {}", layout.count);
-  else if (mirrored_layout == eval::nnue::kDefaultKingBuckets)
-    name = fmt::format("--king-buckets {} --no-king-mirror", layout.count);
+  // The flags reach the default map only; mirroring is a flag of its own.
+  KingBuckets same_mirroring = eval::nnue::kDefaultKingBuckets;
+  same_mirroring.mirrored = layout.mirrored;
+  std::string name = layout == same_mirroring
+                         ? fmt::format("--king-buckets {}{}", layout.count,
+                                       layout.mirrored ? "" : " --no-king-mirror")
+                         : fmt::format("{} king buckets (another map)", layout.count);
   return factoriser ? name : name + " --no-factoriser";
 }
 
