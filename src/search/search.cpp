@@ -62,6 +62,12 @@ void Worker::check_limits() {
     shared_.stop.store(true, std::memory_order_relaxed);
 }
 
+HistoryCell<kHistoryLimit>& Worker::capture_history(Move m) {
+  const Piece captured = pos_->captured_piece(m);
+  return histories_->capture[pos_->moved_piece(m).index()][m.to().index()]
+                            [captured.is_none() ? int(PAWN) : int(captured.type())];
+}
+
 int Worker::reduction(bool improving, int depth, int move_count) const {
   const int r = reductions_[std::min(depth, 63)][std::min(move_count, 63)];
   return r + (!improving && r > 1);
@@ -405,7 +411,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     const Piece moved = pos.moved_piece(m);
     const int to = m.to().index();
     int new_depth = depth - 1;
-    const int history = capture ? 0
+    const int history = capture ? int(capture_history(m))
                                 : int(histories_->butterfly[us][m.from().index()][to]) +
                                       (*ctx.continuation[0])[moved.index()][to] +
                                       (*ctx.continuation[1])[moved.index()][to];
@@ -430,8 +436,13 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
               alpha)
             continue;
         }
-        // SEE pruning of captures and checks that lose too much material.
-        if (depth <= 8 && !pos.see_ge(m, -tune::SeeCaptureMargin * depth)) continue;
+        // SEE pruning of captures and checks that lose too much material; a capture that has
+        // often paid off here (its history) may lose a little more before it is dropped.
+        const int see_margin = tune::SeeCaptureMargin * depth;
+        const int see_history =
+            capture ? std::clamp(history / tune::SeeCaptureHistoryDivisor, -see_margin, see_margin)
+                    : 0;
+        if (depth <= 8 && !pos.see_ge(m, -see_margin - see_history)) continue;
       } else {
         // Quiet moves with a bad history record at low depth.
         if (lmr_depth < 4 && history < -tune::HistoryPruneMargin * depth) continue;
@@ -491,8 +502,13 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
 
     // Step 17. Late move reductions, then principal variation search
     int score = -kInfinite;
-    if (depth >= 2 && move_count > 1 + int(root) && (!capture || bad_capture)) {
+    if (depth >= 2 && move_count > 1 + int(root)) {
       int r = reduction(improving, depth, move_count);
+      // A capture that wins material is reduced a ply less than a quiet move, and by its
+      // history: late in the list, a capture that rarely pays off here is cheap to look at
+      // shallower, one that often does keeps its depth.
+      if (capture && !bad_capture) r -= 1;
+      if (capture) r -= std::clamp(history / tune::LmrCaptureHistoryDivisor, -2, 2);
       if (ss->tt_pv) r -= 1;  // a principal variation, now or once
       if (cut_node) r += 1;
       // Most replies so far refuted their move: this looks like a node where all fail low.
@@ -582,20 +598,9 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       update_quiet_stats(ss, best_move, bonus);
       for (int i = 0; i < quiet_count; ++i) update_quiet_stats(ss, quiets_tried[i], -bonus);
     } else {
-      const Piece captured = pos.captured_piece(best_move);
-      histories_
-          ->capture[pos.moved_piece(best_move).index()][best_move.to().index()]
-                   [captured.is_none() ? int(PAWN) : int(captured.type())]
-          .update(bonus);
+      capture_history(best_move).update(bonus);
     }
-    for (int i = 0; i < capture_count; ++i) {
-      const Move c = captures_tried[i];
-      const Piece captured = pos.captured_piece(c);
-      histories_
-          ->capture[pos.moved_piece(c).index()][c.to().index()]
-                   [captured.is_none() ? int(PAWN) : int(captured.type())]
-          .update(-bonus);
-    }
+    for (int i = 0; i < capture_count; ++i) capture_history(captures_tried[i]).update(-bonus);
   }
 
   // Step 22. The tables' bounds on a PV node they did not cut off; a null-window fail-high

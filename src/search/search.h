@@ -190,6 +190,8 @@ class Worker {
   void check_limits();
   void update_pv(int ply, Move m);
   void update_quiet_stats(StackEntry* ss, Move m, int bonus);
+  // The capture-history cell of capture (or promotion) `m` in the current position.
+  [[nodiscard]] HistoryCell<kHistoryLimit>& capture_history(Move m);
   void update_continuation(StackEntry* ss, Piece pc, Square to, int bonus);
   [[nodiscard]] int reduction(bool improving, int depth, int move_count) const;
   void init_reductions();

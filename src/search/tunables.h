@@ -25,6 +25,7 @@
   X(LmrHistoryDivisor, 8000, 3000, 16000, 600)                                                \
   X(LmrDeeperMargin, 40, 10, 100, 5)                                                          \
   X(LmrShallowerMargin, 8, 0, 40, 2)                                                          \
+  X(LmrCaptureHistoryDivisor, 4000, 1500, 12000, 400)                                         \
   /* Node pruning */                                                                          \
   X(RazorMargin, 250, 100, 500, 20)                                                           \
   X(RfpMaxDepth, 8, 4, 14, 1)                                                                 \
@@ -43,6 +44,7 @@
   X(FutCaptureBase, 200, 50, 400, 15)                                                         \
   X(FutCapturePerDepth, 150, 60, 300, 12)                                                     \
   X(SeeCaptureMargin, 100, 40, 200, 8)                                                        \
+  X(SeeCaptureHistoryDivisor, 64, 16, 256, 8)                                                 \
   X(HistoryPruneMargin, 3500, 1000, 8000, 300)                                                \
   X(FutQuietBase, 100, 30, 250, 10)                                                           \
   X(FutQuietPerDepth, 110, 50, 200, 8)                                                        \
