@@ -88,6 +88,8 @@ TEST(Strength, LimitedEngineKeepsItsBudgetAndVariesItsMoves) {
   std::size_t distinct = 0;
   std::size_t searches = 0;
   for (const auto& opening : openings) {
+    Position after = Position::startpos();
+    for (const std::string& text : opening) after.make_move(after.parse_uci_move(text));
     std::set<std::uint16_t> moves;
     for (int i = 0; i < 8; ++i) {
       ASSERT_EQ(engine.set_position("startpos", opening), "");
@@ -100,6 +102,7 @@ TEST(Strength, LimitedEngineKeepsItsBudgetAndVariesItsMoves) {
       std::lock_guard lock(rec.mutex);
       ASSERT_EQ(rec.bestmoves.size(), ++searches);
       const Move best = rec.bestmoves.back().first;
+      EXPECT_TRUE(after.is_legal_move(best));
       moves.insert(best.raw());
       ASSERT_FALSE(rec.infos.empty());
       EXPECT_LE(rec.infos.back().nodes, StrengthLimit{1400}.nodes() + 64);

@@ -68,6 +68,17 @@ struct Histories {
   // never updated.
   PieceToHistory sentinel;
 
+  // The capture-history cell of `moved` taking `captured` on `to`; a promotion that takes
+  // nothing is kept with the captures of a pawn.
+  [[nodiscard]] HistoryCell<kHistoryLimit>& capture_cell(Piece moved, Square to, Piece captured) {
+    return capture[moved.index()][to.index()]
+                  [captured.is_none() ? int(PAWN) : int(captured.type())];
+  }
+  [[nodiscard]] int capture_cell(Piece moved, Square to, Piece captured) const {
+    return capture[moved.index()][to.index()]
+                  [captured.is_none() ? int(PAWN) : int(captured.type())];
+  }
+
   void clear() {
     // All members are arrays of trivially copyable cells: zero bytes are the empty state.
     std::memset(static_cast<void*>(this), 0, sizeof(*this));

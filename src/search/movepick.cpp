@@ -64,8 +64,7 @@ void MovePicker::score_captures() {
     const Piece captured = pos_.captured_piece(m);
     int victim = captured.is_none() ? 0 : kSeeValue[captured.type()];
     if (m.kind() == MoveKind::Promotion) victim += kSeeValue[QUEEN];
-    const int hist = ctx_.histories->capture[moved.index()][m.to().index()]
-                                            [captured.is_none() ? int(PAWN) : int(captured.type())];
+    const int hist = ctx_.histories->capture_cell(moved, m.to(), captured);
     // Most valuable victim first; among equal victims the cheaper attacker, then history.
     moves_[i].score = 16 * victim - int(moved.type()) + hist / 64;
   }

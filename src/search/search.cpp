@@ -63,9 +63,7 @@ void Worker::check_limits() {
 }
 
 HistoryCell<kHistoryLimit>& Worker::capture_history(Move m) {
-  const Piece captured = pos_->captured_piece(m);
-  return histories_->capture[pos_->moved_piece(m).index()][m.to().index()]
-                            [captured.is_none() ? int(PAWN) : int(captured.type())];
+  return histories_->capture_cell(pos_->moved_piece(m), m.to(), pos_->captured_piece(m));
 }
 
 int Worker::reduction(bool improving, int depth, int move_count) const {
