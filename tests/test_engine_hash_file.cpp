@@ -3,12 +3,15 @@
 // search in progress refuses saving and loading, and a refused load changes nothing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <numeric>
 #include <string>
+#include <vector>
 
 #include "core/movegen.h"
 #include "core/position.h"
@@ -33,8 +36,9 @@ constexpr const char* kRuyLopez =
 constexpr const char* kMiddlegame =
     "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8";
 // Deep enough for the saving to be a property of the table rather than of one tree's shape: at
-// depths 12-16 the ratio of nodes after loading to nodes fresh swings between 0.39 and 0.79 as
-// the search changes; at 16 it was 0.45 when the depth was last chosen.
+// depths 12-16 the ratio of nodes after loading to nodes fresh swung between 0.39 and 0.79 as
+// the search changed; at 16 the median over the five positions was 0.45 when the positions were
+// last chosen (one of them 1.96).
 constexpr int kDepth = 16;
 
 struct Analysis {
@@ -61,30 +65,43 @@ Analysis analyse(Engine& engine, Recorder& rec, const char* fen = kRuyLopez) {
 // Positions analysed one after another into one table. One search's node count swings with
 // where it changes its mind (a table that knows more can move a balanced choice to the other
 // side at the last depth and pay for the new move's proof), so the cost is judged over several.
-constexpr std::array<const char*, 3> kAnalysedPositions = {
-    kRuyLopez, kMiddlegame, "8/pp3k2/2p1rp2/4p3/1PP1P3/P2R1P2/5K2/8 w - - 0 35"};
+constexpr std::array<const char*, 5> kAnalysedPositions = {
+    kRuyLopez, kMiddlegame, "8/pp3k2/2p1rp2/4p3/1PP1P3/P2R1P2/5K2/8 w - - 0 35",
+    "r2q1rk1/ppp2ppp/2np1n2/2b1p1B1/2B1P1b1/2NP1N2/PPP2PPP/R2Q1RK1 w - - 0 8",
+    "2r3k1/5pp1/p3p2p/1p1r4/3P4/P3RP2/1P3KPP/2R5 w - - 0 30"};
 
-// Analyses every position of kAnalysedPositions in `engine`; the total nodes, each reaching
+// Analyses every position of kAnalysedPositions in `engine`; the nodes of each, each reaching
 // kDepth.
-std::uint64_t analyse_all(Engine& engine, Recorder& rec) {
-  std::uint64_t nodes = 0;
+std::vector<std::uint64_t> analyse_each(Engine& engine, Recorder& rec) {
+  std::vector<std::uint64_t> nodes;
   for (const char* fen : kAnalysedPositions) {
     const Analysis a = analyse(engine, rec, fen);
     EXPECT_EQ(a.depth, kDepth) << fen;
     EXPECT_TRUE(a.best) << fen;
-    nodes += a.nodes;
+    nodes.push_back(a.nodes);
   }
   return nodes;
 }
 
+std::uint64_t analyse_all(Engine& engine, Recorder& rec) {
+  const std::vector<std::uint64_t> nodes = analyse_each(engine, rec);
+  return std::accumulate(nodes.begin(), nodes.end(), std::uint64_t{0});
+}
+
+// One position's ratio can stray (see kAnalysedPositions); the median of five cannot by itself.
+double median_of(std::vector<double> ratios) {
+  std::sort(ratios.begin(), ratios.end());
+  return ratios[ratios.size() / 2];
+}
+
 TEST(EngineHashFile, ALoadedTableMakesTheSameAnalysisMuchCheaper) {
   TempDir dir;
-  std::uint64_t first = 0;
+  std::vector<std::uint64_t> first;
   {
     Recorder rec;
     Engine engine(rec.callbacks());
     ASSERT_EQ(engine.set_hash_mb(16), "");
-    first = analyse_all(engine, rec);
+    first = analyse_each(engine, rec);
     engine.set_hash_file(dir.file("analysis.hash"));
     const HashFileResult saved = engine.save_hash_file();
     ASSERT_EQ(saved.error, "");
@@ -97,12 +114,16 @@ TEST(EngineHashFile, ALoadedTableMakesTheSameAnalysisMuchCheaper) {
   const HashFileResult loaded = engine.load_hash_file();
   ASSERT_EQ(loaded.error, "");
   EXPECT_FALSE(loaded.rehashed);
-  const std::uint64_t second = analyse_all(engine, rec);
-
-  std::cout << "[ measured ] depth " << kDepth << ", " << kAnalysedPositions.size()
-            << " positions: " << first << " nodes fresh, " << second
-            << " after loading the saved table\n";
-  EXPECT_LT(second * 4, first * 3);  // at least a quarter fewer
+  const std::vector<std::uint64_t> second = analyse_each(engine, rec);
+  std::cout << "[ measured ] depth " << kDepth << ", after loading the saved table / fresh:";
+  std::vector<double> ratios;
+  for (std::size_t i = 0; i < second.size(); ++i) {
+    ratios.push_back(double(second[i]) / double(first[i]));
+    std::cout << ' ' << second[i] << '/' << first[i];
+  }
+  const double median = median_of(ratios);
+  std::cout << ", median ratio " << median << '\n';
+  EXPECT_LT(median, 0.75);  // at least a quarter fewer in most positions
 }
 
 TEST(EngineHashFile, ATableOfAnotherSizeIsRehashedAndStillHelps) {
@@ -124,17 +145,28 @@ TEST(EngineHashFile, ATableOfAnotherSizeIsRehashedAndStillHelps) {
   ASSERT_EQ(loaded.error, "");
   EXPECT_TRUE(loaded.rehashed);
   EXPECT_EQ(loaded.file_mb, 16u);
-  const std::uint64_t second = analyse_all(engine, rec);
+  const std::vector<std::uint64_t> second = analyse_each(engine, rec);
   // The yardstick is a fresh analysis in a table of the loaded size: what the half-size
   // table gives up by itself is not the rehash's doing.
   Recorder fresh_rec;
   Engine fresh(fresh_rec.callbacks());
   ASSERT_EQ(fresh.set_hash_mb(8), "");
-  const std::uint64_t fresh_small = analyse_all(fresh, fresh_rec);
-  std::cout << "[ measured ] depth " << kDepth << ", " << kAnalysedPositions.size()
-            << " positions: " << first << " nodes fresh (16 MB), " << fresh_small
-            << " fresh (8 MB), " << second << " after loading into 8 MB\n";
-  EXPECT_LT(second * 10, fresh_small * 9);  // at least a tenth fewer
+  const std::vector<std::uint64_t> fresh_small = analyse_each(fresh, fresh_rec);
+  // Half the saved entries find no room, so the saving is smaller than at the same size, and
+  // one position's cost can even grow where the loaded knowledge moves a balanced choice (at
+  // depths 14-18 single ratios reached 2.4 while the median stayed at 0.84 or below). The
+  // median ratio is judged: a rehash that put the entries where no probe finds them leaves every
+  // ratio near 1.
+  std::vector<double> ratios;
+  std::cout << "[ measured ] depth " << kDepth << ", " << first << " nodes fresh (16 MB); after "
+            << "loading into 8 MB / fresh in 8 MB:";
+  for (std::size_t i = 0; i < second.size(); ++i) {
+    ratios.push_back(double(second[i]) / double(fresh_small[i]));
+    std::cout << ' ' << second[i] << '/' << fresh_small[i];
+  }
+  const double median = median_of(ratios);
+  std::cout << ", median ratio " << median << '\n';
+  EXPECT_LT(median, 0.9);  // at least a tenth fewer in most positions
 }
 
 TEST(EngineHashFile, NeverClearHashKeepsTheTableOverANewGame) {
