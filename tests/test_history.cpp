@@ -1,5 +1,6 @@
-// The move-ordering histories' update rules: continuation tables learn past a null move, and
-// the sentinel table (no earlier move) stays empty.
+// The move-ordering histories' update rules: continuation tables learn past a null move, the
+// sentinel table (no earlier move) stays empty, and the butterfly table of a quiet move depends
+// on whether the opponent attacks its origin and its target, and on nothing else.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -41,6 +42,25 @@ TEST_F(ContinuationUpdateTest, ANullMoveDoesNotStopTheMovesBeyondItFromLearning)
   EXPECT_LT(int(four[bishop.index()][Square(1, 3).index()]), 0);
   for (const auto& row : h->sentinel)
     for (const auto& cell : row) ASSERT_EQ(int(cell), 0);
+}
+
+TEST_F(ContinuationUpdateTest, AQuietMoveLearnsApartWhereItsSquaresAreAttacked) {
+  const Move m(Square(4, 3), Square(5, 5));  // e4-f6
+  const Bitboard from_only = Square(4, 3).bb();
+  const Bitboard to_only = Square(5, 5).bb();
+  const Bitboard elsewhere = Square(0, 0).bb() | Square(7, 7).bb();
+  h->quiet(WHITE, m, from_only).update(900);
+  EXPECT_GT(h->quiet(WHITE, m, from_only), 0);
+  // Attacks on other squares leave the move in the same table.
+  EXPECT_EQ(h->quiet(WHITE, m, from_only | elsewhere), h->quiet(WHITE, m, from_only));
+  // The same move from a safe square, into an attack, or both, and the other side: untouched.
+  EXPECT_EQ(h->quiet(WHITE, m, 0), 0);
+  EXPECT_EQ(h->quiet(WHITE, m, to_only), 0);
+  EXPECT_EQ(h->quiet(WHITE, m, from_only | to_only), 0);
+  EXPECT_EQ(h->quiet(BLACK, m, from_only), 0);
+  h->quiet(WHITE, m, to_only).update(-700);
+  EXPECT_LT(h->quiet(WHITE, m, to_only), 0);
+  EXPECT_GT(h->quiet(WHITE, m, from_only), 0);
 }
 
 }  // namespace

@@ -162,5 +162,27 @@ TEST(MovePicker, ProbCutEmitsOnlyNoisyMovesThatReachTheThreshold) {
   }
 }
 
+// A quiet move is ordered by the butterfly table of where it stands: e3-e4 walks into the d5
+// pawn's attack, so only what it learnt as such a move counts, whether the search hands the
+// node's threats to the picker or the picker finds them itself.
+TEST(MovePicker, QuietMovesReadTheButterflyTableOfTheirThreats) {
+  const Position pos = test::parse("4k3/8/8/3p4/8/4P3/8/4K3 w - - 0 1");
+  const Move push(Square(4, 2), Square(4, 3));
+  const Move king(Square(4, 0), Square(3, 0));
+  const QuietThreats threats(pos);
+  ASSERT_TRUE(threats.by_any & Square(4, 3).bb());
+  for (const bool handed : {false, true}) {
+    for (const bool learnt_as_attacked : {true, false}) {
+      Fixture f;
+      if (handed) f.ctx.threats = &threats;
+      f.histories->quiet(WHITE, push, learnt_as_attacked ? threats.by_any : 0).update(5000);
+      f.histories->quiet(WHITE, king, threats.by_any).update(3000);
+      MovePicker picker = MovePicker::main_search(pos, Move::none(), f.ctx, {}, Move::none());
+      EXPECT_EQ(picker.next(false), learnt_as_attacked ? push : king)
+          << "handed " << handed << ", learnt as attacked " << learnt_as_attacked;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tessera::search

@@ -65,5 +65,20 @@ TEST(QuietThreats, TheThreatsAreThoseOfTheSideNotToMove) {
   EXPECT_EQ(t2.score(KNIGHT, sq("c3"), sq("d5")), -QuietThreats::kMinorEscape);
 }
 
+TEST(QuietThreats, EverySquareTheOpponentAttacksIsMarked) {
+  // Black: king e8, queen a5, pawn h7. White to move.
+  const Position pos = test::parse("4k3/7p/8/q7/8/8/8/4K3 w - - 0 1");
+  const QuietThreats t(pos);
+  EXPECT_TRUE(t.by_any & sq("e1").bb());   // the queen along the diagonal a5-e1
+  EXPECT_TRUE(t.by_any & sq("a1").bb());   // ... and the a-file
+  EXPECT_TRUE(t.by_any & sq("d8").bb());   // the king
+  EXPECT_TRUE(t.by_any & sq("g6").bb());   // the pawn
+  EXPECT_FALSE(t.by_any & sq("h6").bb());  // a pawn does not attack straight ahead
+  EXPECT_FALSE(t.by_any & sq("b3").bb());
+  // The cheaper-piece maps are part of it, and the queen and king are in none of them.
+  EXPECT_EQ(t.by_rook & ~t.by_any, 0u);
+  EXPECT_FALSE(t.by_rook & sq("e1").bb());
+}
+
 }  // namespace
 }  // namespace tessera::search

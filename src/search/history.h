@@ -2,7 +2,9 @@
 //
 // Policy. Every table holds small signed scores updated with the "gravity" rule
 // h += bonus - h * |bonus| / limit, which keeps |h| below `limit` and lets old information fade
-// as new bonuses arrive. Butterfly history scores quiet moves by side and from/to squares;
+// as new bonuses arrive. Butterfly history scores quiet moves by side and from/to squares,
+// apart for each combination of "the opponent attacks the origin" and "... the target", since
+// the same move is a different move whether it escapes an attack, walks into one, or neither;
 // continuation history scores a quiet move by the piece and target square of the moves one and
 // two plies earlier; capture history scores captures by piece, target and captured type.
 // Counter moves remember the quiet move that refuted each previous move. Five correction
@@ -44,9 +46,11 @@ inline constexpr int kHistoryLimit = 16384;
 // Scores of a quiet move given one earlier move: [piece][to].
 using PieceToHistory = std::array<std::array<HistoryCell<kHistoryLimit>, 64>, kPieceCount>;
 
+using ButterflyTable = std::array<std::array<HistoryCell<kHistoryLimit>, 64>, 64>;
+
 struct Histories {
-  // butterfly[colour][from][to]
-  std::array<std::array<std::array<HistoryCell<kHistoryLimit>, 64>, 64>, 2> butterfly;
+  // butterfly[colour][origin attacked][target attacked][from][to]; read through quiet().
+  std::array<std::array<std::array<ButterflyTable, 2>, 2>, 2> butterfly;
   // continuation[piece][to] of the earlier move -> scores of the current move.
   std::array<std::array<PieceToHistory, 64>, kPieceCount> continuation;
   // capture[piece][to][captured type]
@@ -77,6 +81,20 @@ struct Histories {
   [[nodiscard]] int capture_cell(Piece moved, Square to, Piece captured) const {
     return capture[moved.index()][to.index()]
                   [captured.is_none() ? int(PAWN) : int(captured.type())];
+  }
+
+  // The butterfly cell of quiet move `m` by `us`, where `attacked` holds the squares the
+  // opponent attacks in the position the move is made from.
+  [[nodiscard]] HistoryCell<kHistoryLimit>& quiet(Color us, Move m, Bitboard attacked) {
+    return butterfly[us][is_in(m.from(), attacked)][is_in(m.to(), attacked)][m.from().index()]
+                    [m.to().index()];
+  }
+  [[nodiscard]] int quiet(Color us, Move m, Bitboard attacked) const {
+    return butterfly[us][is_in(m.from(), attacked)][is_in(m.to(), attacked)][m.from().index()]
+                    [m.to().index()];
+  }
+  [[nodiscard]] static constexpr int is_in(Square s, Bitboard squares) {
+    return int((squares & s.bb()) != 0);
   }
 
   void clear() {

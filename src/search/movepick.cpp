@@ -81,6 +81,9 @@ QuietThreats::QuietThreats(const Position& pos) {
   Bitboard rook = minor;
   for (Bitboard b = pos.pieces(them, ROOK); b;) rook |= rook_attacks(pop_lsb(b), occupied);
   by_rook = rook;
+  Bitboard any = rook | king_attacks(pos.king_square(them));
+  for (Bitboard b = pos.pieces(them, QUEEN); b;) any |= queen_attacks(pop_lsb(b), occupied);
+  by_any = any;
 }
 
 int QuietThreats::score(PieceType moved, Square from, Square to) const {
@@ -112,13 +115,14 @@ int QuietThreats::score(PieceType moved, Square from, Square to) const {
 void MovePicker::score_quiets() {
   const Histories& h = *ctx_.histories;
   const Color us = pos_.side_to_move();
-  const QuietThreats threats(pos_);
+  const QuietThreats own = ctx_.threats ? QuietThreats{} : QuietThreats(pos_);
+  const QuietThreats& threats = ctx_.threats ? *ctx_.threats : own;
   for (int i = cur_; i < end_; ++i) {
     const Move m = moves_[i].move;
     const Piece moved = pos_.moved_piece(m);
     const int pc = moved.index();
     const int to = m.to().index();
-    moves_[i].score = h.butterfly[us][m.from().index()][to] + (*ctx_.continuation[0])[pc][to] +
+    moves_[i].score = h.quiet(us, m, threats.by_any) + (*ctx_.continuation[0])[pc][to] +
                       (*ctx_.continuation[1])[pc][to] + (*ctx_.continuation[2])[pc][to] / 2 +
                       threats.score(moved.type(), m.from(), m.to());
   }

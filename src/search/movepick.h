@@ -46,9 +46,12 @@ enum class PickStage : std::uint8_t {
 };
 
 // The squares the opponent's cheaper pieces attack, for ordering quiet moves: a piece that
-// steps out of such an attack is tried earlier, one that steps into it later. Computed once per
-// node, only where quiet moves are scored.
+// steps out of such an attack is tried earlier, one that steps into it later; and every square
+// the opponent attacks, which picks the butterfly table. Computed once per node: by the main
+// search at each node (its children's history updates read it too), by a picker itself where
+// none is given.
 struct QuietThreats {
+  QuietThreats() = default;
   explicit QuietThreats(const Position& pos);
   // The ordering bonus (or, negative, malus) of moving a `moved` piece from `from` to `to`.
   [[nodiscard]] int score(PieceType moved, Square from, Square to) const;
@@ -59,6 +62,7 @@ struct QuietThreats {
   Bitboard by_pawn = 0;   // enemy pawn attacks
   Bitboard by_minor = 0;  // ... and knight and bishop attacks
   Bitboard by_rook = 0;   // ... and rook attacks
+  Bitboard by_any = 0;    // ... and queen and king attacks: every attacked square
 };
 
 // The history tables a picker reads, for the side to move at one node.
@@ -66,6 +70,8 @@ struct OrderingContext {
   const Histories* histories = nullptr;
   // Continuation tables of the moves 1, 2 and 4 plies earlier (never null: sentinel if none).
   std::array<const PieceToHistory*, 3> continuation{};
+  // The node's threats, when the search has them; null makes the picker compute its own.
+  const QuietThreats* threats = nullptr;
 };
 
 class MovePicker {

@@ -171,7 +171,7 @@ void Worker::update_continuation(StackEntry* ss, Piece pc, Square to, int bonus)
 void Worker::update_quiet_stats(StackEntry* ss, Move m, int bonus) {
   const Position& pos = *pos_;
   const Piece pc = pos.moved_piece(m);
-  histories_->butterfly[pos.side_to_move()][m.from().index()][m.to().index()].update(bonus);
+  histories_->quiet(pos.side_to_move(), m, ss->threatened).update(bonus);
   update_continuation(ss, pc, m.to(), bonus);
 }
 
@@ -215,6 +215,10 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     beta = std::min(mate_in(ply + 1), beta);
     if (alpha >= beta) return alpha;
   }
+  // The opponent's attacks choose the butterfly table of this node's quiet moves, for the
+  // picker, for the pruning below and for the children's updates of the move that led there.
+  const QuietThreats threats(pos);
+  ss->threatened = threats.by_any;
 
   // Step 5. Transposition table lookup
   // The singular verification search (an excluded move) probes too: its table move keeps
@@ -300,7 +304,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     const Move prev = (ss - 1)->current_move;
     if (previous_move_quiet(ss) && (ss - 1)->static_eval != kNone) {
       const int bonus = std::clamp(-10 * ((ss - 1)->static_eval + ss->static_eval), -1000, 1000);
-      histories_->butterfly[~us][prev.from().index()][prev.to().index()].update(bonus);
+      histories_->quiet(~us, prev, (ss - 1)->threatened).update(bonus);
     }
   }
   if (!in_check) {
@@ -386,6 +390,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   OrderingContext ctx;
   ctx.histories = histories_.get();
   ctx.continuation = {(ss - 1)->continuation, (ss - 2)->continuation, (ss - 4)->continuation};
+  ctx.threats = &threats;
   MovePicker picker = MovePicker::main_search(pos, tt_move, ctx, ss->killers, counter);
 
   std::array<Move, 64> quiets_tried;
@@ -410,7 +415,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     const int to = m.to().index();
     int new_depth = depth - 1;
     const int history = capture ? int(capture_history(m))
-                                : int(histories_->butterfly[us][m.from().index()][to]) +
+                                : histories_->quiet(us, m, ss->threatened) +
                                       (*ctx.continuation[0])[moved.index()][to] +
                                       (*ctx.continuation[1])[moved.index()][to];
 
@@ -580,7 +585,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     // Every move failed low: the opponent's quiet move that led here was a good one.
     if (previous_move_quiet(ss)) {
       const int bonus = history_bonus(depth);
-      histories_->butterfly[~us][prev_move.from().index()][prev_move.to().index()].update(bonus);
+      histories_->quiet(~us, prev_move, (ss - 1)->threatened).update(bonus);
       update_continuation(ss - 1, (ss - 1)->moved_piece, prev_move.to(), bonus);
     }
   } else {

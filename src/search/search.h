@@ -158,6 +158,7 @@ class Worker {
     PieceToHistory* continuation = nullptr;  // of current_move; the sentinel if none
     int double_extensions = 0;  // singular moves extended by two plies on the path to here
     int cutoff_count = 0;       // beta cutoffs among the children of the parent node so far
+    Bitboard threatened = 0;    // every square the opponent attacks here (picks the butterfly)
   };
 
   template <NodeType NT>
