@@ -88,10 +88,21 @@ std::uint64_t analyse_all(Engine& engine, Recorder& rec) {
   return std::accumulate(nodes.begin(), nodes.end(), std::uint64_t{0});
 }
 
-// One position's ratio can stray (see kAnalysedPositions); the median of five cannot by itself.
-double median_of(std::vector<double> ratios) {
+// The median over the positions of nodes `after` / nodes `before`, each pair printed after
+// `label`. One position's ratio can stray (see kAnalysedPositions); the median of five cannot
+// by itself.
+double median_ratio(const std::vector<std::uint64_t>& after,
+                    const std::vector<std::uint64_t>& before, const std::string& label) {
+  std::vector<double> ratios;
+  std::cout << "[ measured ] depth " << kDepth << ", " << label << ':';
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    ratios.push_back(double(after[i]) / double(before[i]));
+    std::cout << ' ' << after[i] << '/' << before[i];
+  }
   std::sort(ratios.begin(), ratios.end());
-  return ratios[ratios.size() / 2];
+  const double median = ratios[ratios.size() / 2];
+  std::cout << ", median ratio " << median << '\n';
+  return median;
 }
 
 TEST(EngineHashFile, ALoadedTableMakesTheSameAnalysisMuchCheaper) {
@@ -115,14 +126,7 @@ TEST(EngineHashFile, ALoadedTableMakesTheSameAnalysisMuchCheaper) {
   ASSERT_EQ(loaded.error, "");
   EXPECT_FALSE(loaded.rehashed);
   const std::vector<std::uint64_t> second = analyse_each(engine, rec);
-  std::cout << "[ measured ] depth " << kDepth << ", after loading the saved table / fresh:";
-  std::vector<double> ratios;
-  for (std::size_t i = 0; i < second.size(); ++i) {
-    ratios.push_back(double(second[i]) / double(first[i]));
-    std::cout << ' ' << second[i] << '/' << first[i];
-  }
-  const double median = median_of(ratios);
-  std::cout << ", median ratio " << median << '\n';
+  const double median = median_ratio(second, first, "after loading the saved table / fresh");
   EXPECT_LT(median, 0.75);  // at least a quarter fewer in most positions
 }
 
@@ -157,15 +161,10 @@ TEST(EngineHashFile, ATableOfAnotherSizeIsRehashedAndStillHelps) {
   // depths 14-18 single ratios reached 2.4 while the median stayed at 0.84 or below). The
   // median ratio is judged: a rehash that put the entries where no probe finds them leaves every
   // ratio near 1.
-  std::vector<double> ratios;
-  std::cout << "[ measured ] depth " << kDepth << ", " << first << " nodes fresh (16 MB); after "
-            << "loading into 8 MB / fresh in 8 MB:";
-  for (std::size_t i = 0; i < second.size(); ++i) {
-    ratios.push_back(double(second[i]) / double(fresh_small[i]));
-    std::cout << ' ' << second[i] << '/' << fresh_small[i];
-  }
-  const double median = median_of(ratios);
-  std::cout << ", median ratio " << median << '\n';
+  const double median = median_ratio(second, fresh_small,
+                                     std::to_string(first) +
+                                         " nodes fresh (16 MB); after loading into 8 MB / "
+                                         "fresh in 8 MB");
   EXPECT_LT(median, 0.9);  // at least a tenth fewer in most positions
 }
 

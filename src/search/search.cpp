@@ -215,11 +215,6 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     beta = std::min(mate_in(ply + 1), beta);
     if (alpha >= beta) return alpha;
   }
-  // The opponent's attacks choose the butterfly table of this node's quiet moves, for the
-  // picker, for the pruning below and for the children's updates of the move that led there.
-  const QuietThreats threats(pos);
-  ss->threatened = threats.by_any;
-
   // Step 5. Transposition table lookup
   // The singular verification search (an excluded move) probes too: its table move keeps
   // internal iterative reduction away, though it neither cuts off on the entry nor stores one.
@@ -238,8 +233,10 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       (int(tt.data.bound) & int(tt_score >= beta ? Bound::Lower : Bound::Upper)) &&
       pos.rule50() < 90) {  // near the fifty-move draw a stored score may be stale
     // A quiet table move that cuts off again keeps its history as fresh as a searched one.
-    if (tt_move && tt_score >= beta && !tt_capture)
+    if (tt_move && tt_score >= beta && !tt_capture) {
+      ss->threatened = QuietThreats(pos).by_any;  // picks its butterfly table (see Step 13)
       update_quiet_stats(ss, tt_move, history_bonus(depth));
+    }
     return tt_score;
   }
 
@@ -383,6 +380,12 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   if ((pv_node || cut_node) && !root && depth >= tune::IirMinDepth && !tt_move) depth -= 1;
 
   // Step 13. The move loop
+  // The opponent's attacks choose the butterfly table of this node's quiet moves, for the
+  // picker, for the pruning below and for the children's updates of the move that led there.
+  // Found only here, past every early return: no child before this point reads them (null
+  // moves and ProbCut's noisy moves are not quiet, and quiescence keeps no history).
+  const QuietThreats threats(pos);
+  ss->threatened = threats.by_any;
   const Move prev_move = (ss - 1)->current_move;
   const Move counter =
       prev_move.is_ok() ? histories_->counter[(ss - 1)->moved_piece.index()][prev_move.to().index()]
