@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <string>
@@ -292,6 +293,40 @@ TEST(Search, MultiPvReportsDistinctLegalMoves) {
   ASSERT_EQ(rec.bestmoves.size(), 1u);
   EXPECT_EQ(rec.bestmoves[0].first,
             rec.infos.back().multipv == 1 ? rec.infos.back().pv[0] : lines[0]->pv[0]);
+}
+
+// A search stopped inside an iteration has lines of two depths: those it already re-searched
+// and those it has not reached. Each line carries the depth its score comes from, so one depth
+// never gives the same move two different verdicts.
+TEST(Search, StoppedMultiPvLabelsEachLineWithItsOwnDepth) {
+  int stops_with_a_deeper_line = 0;
+  for (std::uint64_t nodes = 2000; nodes <= 80000; nodes += 2600) {
+    Recorder rec;
+    Engine engine(rec.callbacks());
+    ASSERT_EQ(
+        engine.set_position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", {}),
+        "");
+    engine.set_multipv(4);
+    SearchLimits limits;
+    limits.nodes = nodes;
+    engine.search_sync(limits, true);
+    std::map<std::pair<int, std::uint16_t>, std::pair<int, search::Bound>> verdicts;
+    int deepest_iteration = 0;
+    for (const SearchInfo& info : rec.infos) {
+      ASSERT_FALSE(info.pv.empty());
+      const auto key = std::make_pair(info.depth, info.pv[0].raw());
+      const auto verdict = std::make_pair(info.score, info.bound);
+      const auto [it, inserted] = verdicts.emplace(key, verdict);
+      EXPECT_TRUE(inserted || it->second == verdict)
+          << "nodes " << nodes << ", depth " << info.depth << ": " << it->second.first << " then "
+          << info.score;
+      if (info.multipv == 4) deepest_iteration = std::max(deepest_iteration, info.depth);
+    }
+    for (const SearchInfo& info : rec.infos)
+      if (info.depth > deepest_iteration) ++stops_with_a_deeper_line;
+  }
+  // The node limits above stop some searches after a line of the next depth was found.
+  EXPECT_GT(stops_with_a_deeper_line, 0);
 }
 
 TEST(Search, SearchmovesRestrictsTheRootMoves) {

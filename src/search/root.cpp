@@ -241,7 +241,11 @@ void Worker::report_final() {
   if (!shared_.config.report || !shared_.callbacks.on_info) return;
   const std::size_t lines = std::min(multipv_, root_moves_.size());
   for (std::size_t i = 0; i < lines; ++i) {
-    const SearchInfo info = make_info(i, completed_depth_);
+    // A stop inside an iteration leaves lines already re-searched at the deeper depth; each is
+    // labelled with the depth its score comes from, the others with the completed one.
+    const RootMove& rm = root_moves_[i];
+    const bool deeper = rm.score != -kInfinite && rm.score_depth > completed_depth_;
+    const SearchInfo info = make_info(i, deeper ? rm.score_depth : completed_depth_);
     if (i < reported_.size() && same_line(info, reported_[i])) continue;
     shared_.callbacks.on_info(info);
   }

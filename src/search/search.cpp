@@ -550,6 +550,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       if (move_count == 1 || score > alpha) {
         rm->score = score;
         rm->display_score = score;
+        rm->score_depth = root_depth_;
         rm->seldepth = seldepth_;
         rm->bound = score >= beta ? Bound::Lower : score <= alpha ? Bound::Upper : Bound::Exact;
         rm->pv.assign(1, m);

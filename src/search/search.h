@@ -40,6 +40,7 @@ struct RootMove {
   int score = -kInfinite;           // this iteration's score, -kInfinite if not (yet) proven
   int previous_score = -kInfinite;  // the last completed iteration's score
   int display_score = -kInfinite;   // the last score worth reporting
+  int score_depth = 0;              // the iteration that set `score`
   Bound bound = Bound::Exact;
   int seldepth = 0;
   std::uint64_t nodes = 0;  // this thread's nodes below the move in this search
