@@ -20,47 +20,47 @@
 // clang-format off
 #define TESSERA_SEARCH_TUNABLES(X)                                                            \
   /* Late-move reductions: base + ln(depth) ln(moves) / divisor, and the history's share */  \
-  X(LmrBasePct, 75, 0, 200, 10)                                                               \
-  X(LmrDivisorPct, 225, 150, 400, 12)                                                         \
-  X(LmrHistoryDivisor, 8000, 3000, 16000, 600)                                                \
+  X(LmrBasePct, 87, 0, 200, 10)                                                               \
+  X(LmrDivisorPct, 218, 150, 400, 12)                                                         \
+  X(LmrHistoryDivisor, 8159, 3000, 16000, 600)                                                \
   X(LmrDeeperMargin, 40, 10, 100, 5)                                                          \
   X(LmrShallowerMargin, 8, 0, 40, 2)                                                          \
   X(LmrCaptureHistoryDivisor, 4000, 1500, 12000, 400)                                         \
   /* Node pruning */                                                                          \
-  X(RazorMargin, 250, 100, 500, 20)                                                           \
+  X(RazorMargin, 274, 100, 500, 20)                                                           \
   X(RfpMaxDepth, 8, 4, 14, 1)                                                                 \
   X(RfpMargin, 85, 40, 160, 6)                                                                \
   X(RfpMarginImproving, 60, 20, 140, 6)                                                       \
   X(NmpBase, 4, 2, 6, 1)                                                                      \
   X(NmpDepthDivisor, 4, 2, 8, 1)                                                              \
-  X(NmpEvalDivisor, 200, 80, 400, 15)                                                         \
+  X(NmpEvalDivisor, 208, 80, 400, 15)                                                         \
   X(NmpVerifyDepth, 14, 8, 24, 1)                                                             \
-  X(ProbcutMargin, 200, 80, 350, 12)                                                          \
+  X(ProbcutMargin, 202, 80, 350, 12)                                                          \
   X(ProbcutImproving, 50, 0, 120, 6)                                                          \
   X(ProbcutMinDepth, 5, 3, 8, 1)                                                              \
   X(IirMinDepth, 4, 2, 8, 1)                                                                  \
   /* Move-loop pruning */                                                                     \
   X(LmpBase, 3, 1, 8, 1)                                                                      \
-  X(FutCaptureBase, 200, 50, 400, 15)                                                         \
-  X(FutCapturePerDepth, 150, 60, 300, 12)                                                     \
-  X(SeeCaptureMargin, 100, 40, 200, 8)                                                        \
+  X(FutCaptureBase, 195, 50, 400, 15)                                                         \
+  X(FutCapturePerDepth, 149, 60, 300, 12)                                                     \
+  X(SeeCaptureMargin, 95, 40, 200, 8)                                                        \
   X(SeeCaptureHistoryDivisor, 64, 16, 256, 8)                                                 \
-  X(HistoryPruneMargin, 3500, 1000, 8000, 300)                                                \
-  X(FutQuietBase, 100, 30, 250, 10)                                                           \
-  X(FutQuietPerDepth, 110, 50, 200, 8)                                                        \
-  X(SeeQuietMargin, 30, 10, 80, 4)                                                            \
+  X(HistoryPruneMargin, 3485, 1000, 8000, 300)                                                \
+  X(FutQuietBase, 98, 30, 250, 10)                                                           \
+  X(FutQuietPerDepth, 106, 50, 200, 8)                                                        \
+  X(SeeQuietMargin, 28, 10, 80, 4)                                                            \
   /* Extensions */                                                                            \
   X(SingularMinDepth, 8, 5, 12, 1)                                                            \
   X(SingularMarginX10, 20, 5, 50, 3)                                                          \
   X(SingularTtPvX10, 10, 0, 30, 2)                                                            \
-  X(DoubleExtMargin, 20, 0, 60, 4)                                                            \
+  X(DoubleExtMargin, 22, 0, 60, 4)                                                            \
   /* Root and quiescence */                                                                   \
-  X(AspirationDelta, 15, 5, 40, 2)                                                            \
-  X(QsFutilityMargin, 150, 50, 300, 12)                                                       \
+  X(AspirationDelta, 16, 5, 40, 2)                                                            \
+  X(QsFutilityMargin, 157, 50, 300, 12)                                                       \
   /* Histories */                                                                             \
   X(HistoryBonusQuad, 16, 4, 32, 2)                                                           \
   X(HistoryBonusLinear, 32, 0, 96, 6)                                                         \
-  X(HistoryBonusMax, 1600, 800, 3000, 100)                                                    \
+  X(HistoryBonusMax, 1591, 800, 3000, 100)                                                    \
   X(CorrPawnIn16, 8, 0, 16, 1)                                                                \
   X(CorrMaterialIn16, 4, 0, 16, 1)                                                            \
   X(CorrContinuationIn16, 4, 0, 16, 1)                                                        \
