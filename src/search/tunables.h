@@ -43,10 +43,10 @@
   X(LmpBase, 3, 1, 8, 1)                                                                      \
   X(FutCaptureBase, 195, 50, 400, 15)                                                         \
   X(FutCapturePerDepth, 149, 60, 300, 12)                                                     \
-  X(SeeCaptureMargin, 95, 40, 200, 8)                                                        \
+  X(SeeCaptureMargin, 95, 40, 200, 8)                                                         \
   X(SeeCaptureHistoryDivisor, 64, 16, 256, 8)                                                 \
   X(HistoryPruneMargin, 3485, 1000, 8000, 300)                                                \
-  X(FutQuietBase, 98, 30, 250, 10)                                                           \
+  X(FutQuietBase, 98, 30, 250, 10)                                                            \
   X(FutQuietPerDepth, 106, 50, 200, 8)                                                        \
   X(SeeQuietMargin, 28, 10, 80, 4)                                                            \
   /* Extensions */                                                                            \
