@@ -1,9 +1,16 @@
 #!/usr/bin/env python3
-"""Time use per engine from a fastchess PGN written with `-pgnout file=F timeleft=true`.
+"""Time use per engine from a fastchess PGN.
 
 For each engine: games, moves searched, mean time a move, the clock left after its last move
 of each game (median, least), and games lost on time. A clock that ends games far above the
 opponent's is time that was never spent.
+
+The clock is read from the comments of a PGN written with `-pgnout file=F timeleft=true`. A PGN
+written without it (as `../shared/tools/gauntlet.sh` writes them) has only the time spent on
+each move; the clock is then rebuilt from the `TimeControl` tag (base + increment, seconds): the
+base, less each move's time, plus the increment after it. That leaves out what the time spent
+does not count (the latency between engine and runner), so a rebuilt clock reads a little high;
+the report says which kind it printed.
 
     tools/pgn_time_report.py games.pgn
 """
@@ -13,8 +20,11 @@ import sys
 from collections import defaultdict
 
 TAG = re.compile(r'^\[(\w+) "(.*)"\]')
-# A move's comment: {+0.31/14 0.212s, tl=4.120s} (score/depth, time spent, time left).
-COMMENT = re.compile(r"\{[^}]*?([0-9.]+)s,\s*tl=(-?[0-9.]+)s[^}]*\}")
+# A move's comment: {+0.31/14 0.212s, tl=4.120s} (score/depth, time spent, time left); without
+# timeleft=true the comment ends at the time spent: {+0.31/14 0.212s}.
+COMMENT = re.compile(r"\{[^}]*?\s([0-9.]+)s(?:,\s*tl=(-?[0-9.]+)s)?[^}]*\}")
+# A sudden-death control with an increment, as fastchess writes it: 10+0.1 (seconds).
+TIME_CONTROL = re.compile(r"^([0-9.]+)\+([0-9.]+)$")
 
 
 def games(path):
@@ -33,41 +43,62 @@ def games(path):
         yield tags, " ".join(moves)
 
 
+def clocks_at_end(tags, text, spent):
+    """Each side's clock after its last move; appends every move's time to `spent`.
+
+    Returns ({name: seconds}, rebuilt) where rebuilt says the clock came from the TimeControl tag
+    rather than from the comments; ({}, False) when a game has neither.
+    """
+    start_white = tags.get("FEN", "").split(" ")[1:2] != ["b"]
+    control = TIME_CONTROL.match(tags.get("TimeControl", ""))
+    last, rebuilt = {}, {}
+    # Every ply has a comment (book moves "{book}"), so a comment's index is its ply.
+    for ply, comment in enumerate(re.findall(r"\{[^}]*\}", text)):
+        m = COMMENT.match(comment)
+        if not m:
+            continue
+        side = "White" if (ply % 2 == 0) == start_white else "Black"
+        name = tags.get(side, side)
+        used = float(m.group(1))
+        spent[name].append(used)
+        if m.group(2) is not None:
+            last[name] = float(m.group(2))
+        elif control:
+            base, inc = float(control.group(1)), float(control.group(2))
+            rebuilt[name] = rebuilt.get(name, base) - used + inc
+    return (last, False) if last else (rebuilt, bool(rebuilt))
+
+
 def main() -> int:
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
         return 2
     spent = defaultdict(list)
     left_at_end = defaultdict(list)
+    rebuilt_games = defaultdict(int)
     time_losses = defaultdict(int)
     for tags, text in games(sys.argv[1]):
-        start_white = tags.get("FEN", "").split(" ")[1:2] != ["b"]
-        last = {}
-        # Every ply has a comment (book moves "{book}"), so a comment's index is its ply.
-        for ply, comment in enumerate(re.findall(r"\{[^}]*\}", text)):
-            m = COMMENT.match(comment)
-            if not m:
-                continue
-            side = "White" if (ply % 2 == 0) == start_white else "Black"
-            name = tags.get(side, side)
-            spent[name].append(float(m.group(1)))
-            last[name] = float(m.group(2))
-        for name, tl in last.items():
+        ends, rebuilt = clocks_at_end(tags, text, spent)
+        for name, tl in ends.items():
             left_at_end[name].append(tl)
+            rebuilt_games[name] += rebuilt
         term = tags.get("Termination", "")
         if "time" in term.lower():
             loser = tags["White"] if tags.get("Result") == "0-1" else tags["Black"]
             time_losses[loser] += 1
-    if not spent:
-        print("error: no move times found (was the PGN written with timeleft=true?)",
-              file=sys.stderr)
+    if not left_at_end:
+        print("error: no move times found (a fastchess PGN: with timeleft=true, or with a "
+              "TimeControl tag of the form base+increment)", file=sys.stderr)
         return 1
-    for name in sorted(spent):
+    for name in sorted(left_at_end):
         ends = left_at_end[name]
+        kind = "rebuilt from the time control" if rebuilt_games[name] else "from the PGN"
+        if 0 < rebuilt_games[name] < len(ends):
+            kind = f"{rebuilt_games[name]} of {len(ends)} games rebuilt from the time control"
         print(f"{name}: {len(ends)} games, {len(spent[name])} moves, "
               f"{statistics.mean(spent[name]):.3f} s a move; clock left at the end "
-              f"median {statistics.median(ends):.2f} s, least {min(ends):.2f} s; "
-              f"time losses {time_losses[name]}")
+              f"median {statistics.median(ends):.2f} s, least {min(ends):.2f} s "
+              f"({kind}); time losses {time_losses[name]}")
     return 0
 
 
