@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """tools/pgn_time_report.py on a two-game fixture: one game whose clock must be rebuilt from the
-TimeControl tag (1+0.1: alpha 1 - 0.3 + 0.1 - 0.4 + 0.1 = 0.5 s, beta 0.9 s) and one whose
+TimeControl tag as fastchess keeps it (1+0.1, an increment before the first move too: alpha
+1.1 - 0.3 + 0.1 - 0.4 + 0.1 = 0.6 s, beta 1.0 s) and one whose
 comments carry the clock (tl=), with book moves and a loss on time."""
 import subprocess
 import sys
@@ -23,10 +24,10 @@ class PgnTimeReport(unittest.TestCase):
         result = run(FIXTURE)
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(result.stdout.splitlines(), [
-            "alpha: 2 games, 3 moves, 0.317 s a move; clock left at the end median 0.70 s, "
-            "least 0.50 s (1 of 2 games rebuilt from the time control); time losses 0",
-            "beta: 2 games, 3 moves, 0.400 s a move; clock left at the end median 0.60 s, "
-            "least 0.30 s (1 of 2 games rebuilt from the time control); time losses 1",
+            "alpha: 2 games, 3 moves, 0.317 s a move; clock left at the end median 0.80 s, "
+            "least 0.60 s (1 of 2 games rebuilt from the time control); time losses 0",
+            "beta: 2 games, 3 moves, 0.400 s a move; clock left at the end median 0.70 s, "
+            "least 0.40 s (1 of 2 games rebuilt from the time control); time losses 1",
         ])
 
     def test_pgn_without_times_is_an_error(self):
