@@ -49,6 +49,7 @@ def clocks_at_end(tags, text, spent):
     """
     start_white = tags.get("FEN", "").split(" ")[1:2] != ["b"]
     control = TIME_CONTROL.match(tags.get("TimeControl", ""))
+    base, inc = (float(control.group(1)), float(control.group(2))) if control else (0.0, 0.0)
     last, rebuilt = {}, {}
     # Every ply has a comment (book moves "{book}"), so a comment's index is its ply.
     for ply, comment in enumerate(re.findall(r"\{[^}]*\}", text)):
@@ -62,7 +63,6 @@ def clocks_at_end(tags, text, spent):
         if m.group(2) is not None:
             last[name] = float(m.group(2))
         elif control:
-            base, inc = float(control.group(1)), float(control.group(2))
             rebuilt[name] = rebuilt.get(name, base + inc) - used + inc
     return (last, False) if last else (rebuilt, bool(rebuilt))
 
