@@ -39,7 +39,21 @@ class PgnTimeReport(unittest.TestCase):
         self.assertIn("error: no move times found", result.stderr)
 
     def test_usage(self):
-        self.assertEqual(run().returncode, 2)
+        bare = run()
+        self.assertEqual(bare.returncode, 2)
+        self.assertIn("usage:", bare.stderr)
+
+    def test_missing_file_is_a_clear_error(self):
+        with tempfile.TemporaryDirectory() as folder:
+            result = run(Path(folder) / "absent.pgn")
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("error: cannot read", result.stderr)
+        self.assertNotIn("Traceback", result.stderr)
+
+    def test_help(self):
+        helped = run("--help")
+        self.assertEqual(helped.returncode, 0)
+        self.assertIn("usage:", helped.stdout)
 
 
 if __name__ == "__main__":

@@ -68,14 +68,25 @@ def clocks_at_end(tags, text, spent):
 
 
 def main() -> int:
+    if len(sys.argv) == 2 and sys.argv[1] in ("-h", "--help"):
+        print(f"usage: {sys.argv[0]} GAMES.pgn\n{__doc__}")
+        return 0
     if len(sys.argv) != 2:
-        print(__doc__, file=sys.stderr)
+        print(f"usage: {sys.argv[0]} GAMES.pgn\n{__doc__}", file=sys.stderr)
         return 2
+    try:
+        return report(sys.argv[1])
+    except OSError as e:
+        print(f"error: cannot read {sys.argv[1]}: {e.strerror or e}", file=sys.stderr)
+        return 1
+
+
+def report(path) -> int:
     spent = defaultdict(list)
     left_at_end = defaultdict(list)
     rebuilt_games = defaultdict(int)
     time_losses = defaultdict(int)
-    for tags, text in games(sys.argv[1]):
+    for tags, text in games(path):
         ends, rebuilt = clocks_at_end(tags, text, spent)
         for name, tl in ends.items():
             left_at_end[name].append(tl)
