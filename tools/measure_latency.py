@@ -27,8 +27,11 @@ def main() -> int:
     parser.add_argument("--movetime", type=int, default=30, help="ms")
     args = parser.parse_args()
 
-    proc = subprocess.Popen([args.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            text=True, bufsize=1)
+    try:
+        proc = subprocess.Popen([args.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                text=True, bufsize=1)
+    except OSError as e:
+        raise SystemExit(f"error: cannot start {args.engine}: {e.strerror or e}")
 
     def send(line: str) -> None:
         proc.stdin.write(line + "\n")

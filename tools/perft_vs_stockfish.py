@@ -17,7 +17,10 @@ POSITIONS = [
 
 
 def timed_perft(binary, position, depth):
-    proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    except OSError as e:
+        sys.exit(f"error: cannot start {binary}: {e.strerror or e}")
     proc.stdin.write("uci\nisready\n")
     proc.stdin.flush()
     for line in proc.stdout:
@@ -33,6 +36,8 @@ def timed_perft(binary, position, depth):
             nodes = int(line.split(":")[1])
             break
     elapsed = time.perf_counter() - start
+    if nodes is None:
+        sys.exit(f"error: {binary} gave no 'Nodes searched' line for perft {depth}")
     proc.stdin.write("quit\n")
     proc.stdin.flush()
     proc.wait(timeout=10)
@@ -45,7 +50,10 @@ def main():
     for name, position, depth in POSITIONS:
         results = {}
         for label, binary in (("tessera", tessera), ("stockfish", stockfish)):
-            runs = [timed_perft(binary, position, depth) for _ in range(3)]
+            try:
+                runs = [timed_perft(binary, position, depth) for _ in range(3)]
+            except BrokenPipeError:
+                sys.exit(f"error: {binary} exited before answering (not a UCI engine?)")
             nodes = runs[0][0]
             if any(r[0] != nodes for r in runs):
                 sys.exit(f"{label}: node counts differ between runs")
