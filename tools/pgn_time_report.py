@@ -12,6 +12,7 @@ fastchess keeps it: the base plus one increment at the start, less each move's t
 increment after it. On 396 games written with timeleft=true the rebuilt clock at the end equals
 the recorded one to the millisecond. The report says which kind it printed.
 """
+import argparse
 import re
 import statistics
 import sys
@@ -68,16 +69,14 @@ def clocks_at_end(tags, text, spent):
 
 
 def main() -> int:
-    if len(sys.argv) == 2 and sys.argv[1] in ("-h", "--help"):
-        print(f"usage: {sys.argv[0]} GAMES.pgn\n{__doc__}")
-        return 0
-    if len(sys.argv) != 2:
-        print(f"usage: {sys.argv[0]} GAMES.pgn\n{__doc__}", file=sys.stderr)
-        return 2
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("games", help="a fastchess PGN")
+    path = parser.parse_args().games
     try:
-        return report(sys.argv[1])
+        return report(path)
     except OSError as e:
-        print(f"error: cannot read {sys.argv[1]}: {e.strerror or e}", file=sys.stderr)
+        print(f"error: cannot read {path}: {e.strerror or e}", file=sys.stderr)
         return 1
 
 
