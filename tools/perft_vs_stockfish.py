@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Perft speed of Tessera against Stockfish, side by side in one run.
 
-Usage: tools/perft_vs_stockfish.py [TESSERA] [STOCKFISH]
 Times `go perft 6` at the start position and `go perft 5` on Kiwipete in both engines (each
 through its UCI interface, the clock running from the command to the `Nodes searched` line),
-best of three, and prints the node counts, times and the speed ratio.
+best of three, and prints the node counts, times and the speed ratio. A program that does not
+answer within --timeout seconds is reported and stopped rather than waited on for ever.
 """
+import argparse
+import queue
 import subprocess
 import sys
+import threading
 import time
 
 POSITIONS = [
@@ -16,53 +19,104 @@ POSITIONS = [
 ]
 
 
-def timed_perft(binary, position, depth):
+class EngineError(Exception):
+    pass
+
+
+class Engine:
+    """One UCI program; its output is read on a thread so that every wait can time out."""
+
+    def __init__(self, binary, timeout):
+        self.binary, self.timeout = binary, timeout
+        try:
+            self.proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.DEVNULL, text=True)
+        except OSError as e:
+            raise EngineError(f"cannot start {binary}: {e.strerror or e}") from e
+        self.lines = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def send(self, text):
+        try:
+            self.proc.stdin.write(text + "\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError as e:
+            raise EngineError(f"{self.binary} exited before answering (not a UCI engine?)") from e
+
+    def wait_for(self, wanted, what):
+        """The first line starting with `wanted`, or EngineError on exit or timeout."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                line = self.lines.get(timeout=max(left, 0))
+            except queue.Empty:
+                raise EngineError(f"{self.binary} gave no answer to {what} "
+                                  f"within {self.timeout:g} s") from None
+            if line is None:
+                raise EngineError(f"{self.binary} exited before answering {what}")
+            if line.startswith(wanted):
+                return line
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                self.send("quit")
+                self.proc.wait(timeout=2)
+            except (EngineError, subprocess.TimeoutExpired):
+                self.proc.kill()
+                self.proc.wait()
+
+
+def timed_perft(binary, position, depth, timeout):
+    engine = Engine(binary, timeout)
     try:
-        proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    except OSError as e:
-        sys.exit(f"error: cannot start {binary}: {e.strerror or e}")
-    proc.stdin.write("uci\nisready\n")
-    proc.stdin.flush()
-    for line in proc.stdout:
-        if line.strip() == "readyok":
-            break
-    proc.stdin.write(f"position {position}\n")
-    start = time.perf_counter()
-    proc.stdin.write(f"go perft {depth}\n")
-    proc.stdin.flush()
-    nodes = None
-    for line in proc.stdout:
-        if line.startswith("Nodes searched"):
+        engine.send("uci")
+        engine.send("isready")
+        engine.wait_for("readyok", "isready")
+        engine.send(f"position {position}")
+        start = time.perf_counter()
+        engine.send(f"go perft {depth}")
+        line = engine.wait_for("Nodes searched", f"go perft {depth}")
+        elapsed = time.perf_counter() - start
+        try:
             nodes = int(line.split(":")[1])
-            break
-    elapsed = time.perf_counter() - start
-    if nodes is None:
-        sys.exit(f"error: {binary} gave no 'Nodes searched' line for perft {depth}")
-    proc.stdin.write("quit\n")
-    proc.stdin.flush()
-    proc.wait(timeout=10)
-    return nodes, elapsed
+        except (IndexError, ValueError):
+            raise EngineError(f"{binary} gave an unreadable line: {line.strip()}") from None
+        return nodes, elapsed
+    finally:
+        engine.close()
 
 
 def main():
-    tessera = sys.argv[1] if len(sys.argv) > 1 else "build/release/tessera"
-    stockfish = sys.argv[2] if len(sys.argv) > 2 else "/usr/games/stockfish"
-    for name, position, depth in POSITIONS:
-        results = {}
-        for label, binary in (("tessera", tessera), ("stockfish", stockfish)):
-            try:
-                runs = [timed_perft(binary, position, depth) for _ in range(3)]
-            except BrokenPipeError:
-                sys.exit(f"error: {binary} exited before answering (not a UCI engine?)")
-            nodes = runs[0][0]
-            if any(r[0] != nodes for r in runs):
-                sys.exit(f"{label}: node counts differ between runs")
-            results[label] = (nodes, min(r[1] for r in runs))
-        (tn, tt), (sn, st) = results["tessera"], results["stockfish"]
-        if tn != sn:
-            sys.exit(f"{name}: node counts differ: tessera {tn}, stockfish {sn}")
-        print(f"{name} perft {depth}: {tn} nodes; tessera {tt:.3f} s ({tn / tt / 1e6:.0f} Mnps), "
-              f"stockfish {st:.3f} s ({sn / st / 1e6:.0f} Mnps); ratio {st / tt:.2f}x")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("tessera", nargs="?", default="build/release/tessera")
+    parser.add_argument("stockfish", nargs="?", default="/usr/games/stockfish")
+    parser.add_argument("--timeout", type=float, default=600,
+                        help="seconds to wait for any one answer (default 600)")
+    args = parser.parse_args()
+    try:
+        for name, position, depth in POSITIONS:
+            results = {}
+            for label, binary in (("tessera", args.tessera), ("stockfish", args.stockfish)):
+                runs = [timed_perft(binary, position, depth, args.timeout) for _ in range(3)]
+                nodes = runs[0][0]
+                if any(r[0] != nodes for r in runs):
+                    sys.exit(f"error: {label}: node counts differ between runs")
+                results[label] = (nodes, min(r[1] for r in runs))
+            (tn, tt), (sn, st) = results["tessera"], results["stockfish"]
+            if tn != sn:
+                sys.exit(f"error: {name}: node counts differ: tessera {tn}, stockfish {sn}")
+            print(f"{name} perft {depth}: {tn} nodes; tessera {tt:.3f} s "
+                  f"({tn / tt / 1e6:.0f} Mnps), stockfish {st:.3f} s ({sn / st / 1e6:.0f} Mnps); "
+                  f"ratio {st / tt:.2f}x")
+    except EngineError as e:
+        sys.exit(f"error: {e}")
 
 
 if __name__ == "__main__":

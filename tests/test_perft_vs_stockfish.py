@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""tools/perft_vs_stockfish.py against stand-in UCI programs: two that agree, two that disagree,
+one that never answers (it must be reported after --timeout, not waited on), one that exits at
+once and a path that does not exist."""
+import os
+import stat
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TOOL = ROOT / "tools" / "perft_vs_stockfish.py"
+
+ANSWERING = """
+import sys
+for line in sys.stdin:
+    words = line.split()
+    if words[:1] == ["isready"]:
+        print("readyok", flush=True)
+    elif words[:2] == ["go", "perft"]:
+        print(f"Nodes searched: {int(words[2]) * %d}", flush=True)
+    elif words[:1] == ["quit"]:
+        break
+"""
+SILENT = """
+import sys, time
+sys.stdin.readline()
+time.sleep(120)
+"""
+EXITING = "pass\n"
+
+
+class PerftVsStockfish(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.addCleanup(self.folder.cleanup)
+
+    def program(self, name, body):
+        path = Path(self.folder.name) / name
+        path.write_text(f"#!{sys.executable}\n{body}", encoding="utf-8")
+        path.chmod(path.stat().st_mode | stat.S_IXUSR)
+        return path
+
+    def run_tool(self, *args):
+        return subprocess.run([sys.executable, str(TOOL), *map(str, args)], capture_output=True,
+                              text=True, check=False, timeout=60, env=dict(os.environ))
+
+    def test_agreeing_programs_give_a_ratio_per_position(self):
+        first = self.program("first", ANSWERING % 1000)
+        second = self.program("second", ANSWERING % 1000)
+        result = self.run_tool(first, second)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        lines = result.stdout.splitlines()
+        self.assertEqual(len(lines), 2)
+        self.assertTrue(lines[0].startswith("startpos perft 6: 6000 nodes;"), lines[0])
+        self.assertTrue(lines[1].startswith("kiwipete perft 5: 5000 nodes;"), lines[1])
+        self.assertTrue(all("ratio" in line for line in lines))
+
+    def test_disagreeing_counts_are_an_error(self):
+        result = self.run_tool(self.program("first", ANSWERING % 1000),
+                               self.program("second", ANSWERING % 999))
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("error: startpos: node counts differ", result.stderr)
+
+    def test_silent_program_times_out(self):
+        result = self.run_tool(self.program("silent", SILENT),
+                               self.program("second", ANSWERING % 1000), "--timeout", "0.5")
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("gave no answer to isready within 0.5 s", result.stderr)
+        self.assertNotIn("Traceback", result.stderr)
+
+    def test_program_exiting_at_once_is_reported(self):
+        result = self.run_tool(self.program("exiting", EXITING),
+                               self.program("second", ANSWERING % 1000), "--timeout", "20")
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("exited before answering", result.stderr)
+        self.assertNotIn("Traceback", result.stderr)
+
+    def test_missing_program_is_a_clear_error(self):
+        result = self.run_tool(Path(self.folder.name) / "absent", "/bin/true")
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("error: cannot start", result.stderr)
+        self.assertNotIn("Traceback", result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
