@@ -2,7 +2,6 @@
 """tools/perft_vs_stockfish.py against stand-in UCI programs: two that agree, two that disagree,
 one that never answers (it must be reported after --timeout, not waited on), one that exits at
 once and a path that does not exist."""
-import os
 import stat
 import subprocess
 import sys
@@ -45,7 +44,12 @@ class PerftVsStockfish(unittest.TestCase):
 
     def run_tool(self, *args):
         return subprocess.run([sys.executable, str(TOOL), *map(str, args)], capture_output=True,
-                              text=True, check=False, timeout=60, env=dict(os.environ))
+                              text=True, check=False, timeout=60)
+
+    def assert_clear_error(self, result, message):
+        self.assertEqual(result.returncode, 1)
+        self.assertIn(message, result.stderr)
+        self.assertNotIn("Traceback", result.stderr)
 
     def test_agreeing_programs_give_a_ratio_per_position(self):
         first = self.program("first", ANSWERING % 1000)
@@ -67,22 +71,16 @@ class PerftVsStockfish(unittest.TestCase):
     def test_silent_program_times_out(self):
         result = self.run_tool(self.program("silent", SILENT),
                                self.program("second", ANSWERING % 1000), "--timeout", "0.5")
-        self.assertEqual(result.returncode, 1)
-        self.assertIn("gave no answer to isready within 0.5 s", result.stderr)
-        self.assertNotIn("Traceback", result.stderr)
+        self.assert_clear_error(result, "gave no answer to isready within 0.5 s")
 
     def test_program_exiting_at_once_is_reported(self):
         result = self.run_tool(self.program("exiting", EXITING),
                                self.program("second", ANSWERING % 1000), "--timeout", "20")
-        self.assertEqual(result.returncode, 1)
-        self.assertIn("exited before answering", result.stderr)
-        self.assertNotIn("Traceback", result.stderr)
+        self.assert_clear_error(result, "exited before answering")
 
     def test_missing_program_is_a_clear_error(self):
         result = self.run_tool(Path(self.folder.name) / "absent", "/bin/true")
-        self.assertEqual(result.returncode, 1)
-        self.assertIn("error: cannot start", result.stderr)
-        self.assertNotIn("Traceback", result.stderr)
+        self.assert_clear_error(result, "error: cannot start")
 
 
 if __name__ == "__main__":
