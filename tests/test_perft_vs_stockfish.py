@@ -2,15 +2,9 @@
 """tools/perft_vs_stockfish.py against stand-in UCI programs: two that agree, two that disagree,
 one that never answers (it must be reported after --timeout, not waited on), one that exits at
 once and a path that does not exist."""
-import stat
-import subprocess
-import sys
-import tempfile
 import unittest
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-TOOL = ROOT / "tools" / "perft_vs_stockfish.py"
+from stand_in_programs import EXITING, SILENT, StandInTest
 
 ANSWERING = """
 import sys
@@ -23,33 +17,10 @@ for line in sys.stdin:
     elif words[:1] == ["quit"]:
         break
 """
-SILENT = """
-import sys, time
-sys.stdin.readline()
-time.sleep(120)
-"""
-EXITING = "pass\n"
 
 
-class PerftVsStockfish(unittest.TestCase):
-    def setUp(self):
-        self.folder = tempfile.TemporaryDirectory()
-        self.addCleanup(self.folder.cleanup)
-
-    def program(self, name, body):
-        path = Path(self.folder.name) / name
-        path.write_text(f"#!{sys.executable}\n{body}", encoding="utf-8")
-        path.chmod(path.stat().st_mode | stat.S_IXUSR)
-        return path
-
-    def run_tool(self, *args):
-        return subprocess.run([sys.executable, str(TOOL), *map(str, args)], capture_output=True,
-                              text=True, check=False, timeout=60)
-
-    def assert_clear_error(self, result, message):
-        self.assertEqual(result.returncode, 1)
-        self.assertIn(message, result.stderr)
-        self.assertNotIn("Traceback", result.stderr)
+class PerftVsStockfish(StandInTest):
+    tool = "perft_vs_stockfish.py"
 
     def test_agreeing_programs_give_a_ratio_per_position(self):
         first = self.program("first", ANSWERING % 1000)
@@ -79,7 +50,7 @@ class PerftVsStockfish(unittest.TestCase):
         self.assert_clear_error(result, "exited before answering")
 
     def test_missing_program_is_a_clear_error(self):
-        result = self.run_tool(Path(self.folder.name) / "absent", "/bin/true")
+        result = self.run_tool(self.absent(), "/bin/true")
         self.assert_clear_error(result, "error: cannot start")
 
 

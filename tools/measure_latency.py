@@ -7,11 +7,15 @@ the wall time from `go` to `bestmove` exceeded T: median, 90th and 99th percenti
 Run it beside a load (a match, a build, busy loops) to see the delay a loaded machine adds.
 
     tools/measure_latency.py build/release/tessera [--searches 200] [--movetime 30]
+
+An engine that does not answer within --timeout seconds is reported and stopped.
 """
 import argparse
 import statistics
-import subprocess
+import sys
 import time
+
+from uci_engine import Engine, EngineError
 
 POSITIONS = [
     "startpos",
@@ -20,46 +24,40 @@ POSITIONS = [
 ]
 
 
+def measure(args) -> list:
+    engine = Engine(args.engine, args.timeout)
+    try:
+        engine.send("uci")
+        engine.wait_for("uciok", "uci")
+        engine.send("setoption name Move Overhead value 0")
+        late = []
+        for i in range(args.searches):
+            engine.send("position " + POSITIONS[i % len(POSITIONS)])
+            engine.send("isready")
+            engine.wait_for("readyok", "isready")
+            start = time.perf_counter()
+            engine.send(f"go movetime {args.movetime}")
+            engine.wait_for("bestmove", f"go movetime {args.movetime}")
+            late.append((engine.arrived - start) * 1000 - args.movetime)
+        return late
+    finally:
+        engine.close()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("engine")
     parser.add_argument("--searches", type=int, default=200)
     parser.add_argument("--movetime", type=int, default=30, help="ms")
+    parser.add_argument("--timeout", type=float, default=60,
+                        help="seconds to wait for any one answer (default 60)")
     args = parser.parse_args()
-
+    if args.searches < 1 or args.movetime < 0:
+        parser.error("--searches must be at least 1 and --movetime not negative")
     try:
-        proc = subprocess.Popen([args.engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                text=True, bufsize=1)
-    except OSError as e:
-        raise SystemExit(f"error: cannot start {args.engine}: {e.strerror or e}")
-
-    def send(line: str) -> None:
-        proc.stdin.write(line + "\n")
-        proc.stdin.flush()
-
-    def wait_for(prefix: str) -> str:
-        while True:
-            line = proc.stdout.readline()
-            if not line:
-                raise SystemExit(f"error: the engine exited before sending '{prefix}'")
-            if line.startswith(prefix):
-                return line
-
-    send("uci")
-    wait_for("uciok")
-    send("setoption name Move Overhead value 0")
-    late = []
-    for i in range(args.searches):
-        send("position " + POSITIONS[i % len(POSITIONS)])
-        send("isready")
-        wait_for("readyok")
-        start = time.perf_counter()
-        send(f"go movetime {args.movetime}")
-        wait_for("bestmove")
-        late.append((time.perf_counter() - start) * 1000 - args.movetime)
-    send("quit")
-    proc.wait(timeout=10)
-    late.sort()
+        late = sorted(measure(args))
+    except EngineError as e:
+        sys.exit(f"error: {e}")
     n = len(late)
     print(f"{n} searches of {args.movetime} ms: late by median {statistics.median(late):.2f} ms, "
           f"p90 {late[int(0.9 * (n - 1))]:.2f}, p99 {late[int(0.99 * (n - 1))]:.2f}, "

@@ -7,70 +7,15 @@ best of three, and prints the node counts, times and the speed ratio. A program 
 answer within --timeout seconds is reported and stopped rather than waited on for ever.
 """
 import argparse
-import queue
-import subprocess
 import sys
-import threading
 import time
+
+from uci_engine import Engine, EngineError
 
 POSITIONS = [
     ("startpos", "startpos", 6),
     ("kiwipete", "fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5),
 ]
-
-
-class EngineError(Exception):
-    pass
-
-
-class Engine:
-    """One UCI program; its output is read on a thread so that every wait can time out."""
-
-    def __init__(self, binary, timeout):
-        self.binary, self.timeout = binary, timeout
-        try:
-            self.proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, text=True)
-        except OSError as e:
-            raise EngineError(f"cannot start {binary}: {e.strerror or e}") from e
-        self.lines = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.put(line)
-        self.lines.put(None)
-
-    def send(self, text):
-        try:
-            self.proc.stdin.write(text + "\n")
-            self.proc.stdin.flush()
-        except BrokenPipeError as e:
-            raise EngineError(f"{self.binary} exited before answering (not a UCI engine?)") from e
-
-    def wait_for(self, wanted, what):
-        """The first line starting with `wanted`, or EngineError on exit or timeout."""
-        deadline = time.monotonic() + self.timeout
-        while True:
-            left = deadline - time.monotonic()
-            try:
-                line = self.lines.get(timeout=max(left, 0))
-            except queue.Empty:
-                raise EngineError(f"{self.binary} gave no answer to {what} "
-                                  f"within {self.timeout:g} s") from None
-            if line is None:
-                raise EngineError(f"{self.binary} exited before answering {what}")
-            if line.startswith(wanted):
-                return line
-
-    def close(self):
-        if self.proc.poll() is None:
-            try:
-                self.send("quit")
-                self.proc.wait(timeout=2)
-            except (EngineError, subprocess.TimeoutExpired):
-                self.proc.kill()
-                self.proc.wait()
 
 
 def timed_perft(binary, position, depth, timeout):
