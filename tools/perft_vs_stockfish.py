@@ -28,7 +28,7 @@ def timed_perft(binary, position, depth, timeout):
         start = time.perf_counter()
         engine.send(f"go perft {depth}")
         line = engine.wait_for("Nodes searched", f"go perft {depth}")
-        elapsed = time.perf_counter() - start
+        elapsed = engine.arrived - start
         try:
             nodes = int(line.split(":")[1])
         except (IndexError, ValueError):

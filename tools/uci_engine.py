@@ -15,7 +15,7 @@ class EngineError(Exception):
 
 
 class Engine:
-    """One UCI program; its output is read on a thread so that every wait can time out."""
+    """One UCI program, started at construction and stopped by close()."""
 
     def __init__(self, binary, timeout):
         self.binary, self.timeout = str(binary), timeout
