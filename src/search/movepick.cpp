@@ -52,14 +52,14 @@ template <GenType T>
 void MovePicker::load(int first) {
   std::array<Move, kMaxMoves> generated;
   const int n = int(generate<T>(pos_, generated.data()) - generated.data());
-  for (int i = 0; i < n; ++i) moves_[first + i] = {generated[i], 0};
+  for (int i = 0; i < n; ++i) moves_[first + i] = {generated[i].raw(), 0};
   cur_ = first;
   end_ = first + n;
 }
 
 void MovePicker::score_captures() {
   for (int i = cur_; i < end_; ++i) {
-    const Move m = moves_[i].move;
+    const Move m = moves_[i].move();
     const Piece moved = pos_.moved_piece(m);
     const Piece captured = pos_.captured_piece(m);
     int victim = captured.is_none() ? 0 : kSeeValue[captured.type()];
@@ -118,7 +118,7 @@ void MovePicker::score_quiets() {
   const QuietThreats own = ctx_.threats ? QuietThreats{} : QuietThreats(pos_);
   const QuietThreats& threats = ctx_.threats ? *ctx_.threats : own;
   for (int i = cur_; i < end_; ++i) {
-    const Move m = moves_[i].move;
+    const Move m = moves_[i].move();
     const Piece moved = pos_.moved_piece(m);
     const int pc = moved.index();
     const int to = m.to().index();
@@ -170,8 +170,8 @@ Move MovePicker::next(bool skip_quiets) {
       case PickStage::GoodCaptures:
         while (cur_ < end_) {
           const ScoredMove sm = pick_best();
-          if (sm.move == table_move_) continue;
-          if (pos_.see_ge(sm.move, 0)) return sm.move;
+          if (sm.move() == table_move_) continue;
+          if (pos_.see_ge(sm.move(), 0)) return sm.move();
           moves_[bad_end_++] = sm;  // cur_ > bad_end_, so this slot is already consumed
         }
         stage_ = PickStage::Killer1;
@@ -206,7 +206,7 @@ Move MovePicker::next(bool skip_quiets) {
 
       case PickStage::Quiets:
         while (cur_ < end_) {
-          const Move m = moves_[cur_++].move;
+          const Move m = moves_[cur_++].move();
           if (m == table_move_ || is_refutation(m) || !quiet_wanted(m, skip_quiets)) continue;
           return m;
         }
@@ -215,7 +215,7 @@ Move MovePicker::next(bool skip_quiets) {
 
       case PickStage::BadCaptures:
         while (bad_cur_ < bad_end_) {
-          const Move m = moves_[bad_cur_++].move;
+          const Move m = moves_[bad_cur_++].move();
           if (m != table_move_) return m;
         }
         stage_ = PickStage::Done;
@@ -235,7 +235,7 @@ Move MovePicker::next(bool skip_quiets) {
       case PickStage::ProbCutCaptures:
         while (cur_ < end_) {
           const ScoredMove sm = pick_best();
-          if (sm.move != table_move_ && pos_.see_ge(sm.move, threshold_)) return sm.move;
+          if (sm.move() != table_move_ && pos_.see_ge(sm.move(), threshold_)) return sm.move();
         }
         stage_ = PickStage::Done;
         break;
@@ -254,7 +254,7 @@ Move MovePicker::next(bool skip_quiets) {
       case PickStage::QsCaptures:
         while (cur_ < end_) {
           const ScoredMove sm = pick_best();
-          if (sm.move != table_move_) return sm.move;
+          if (sm.move() != table_move_) return sm.move();
         }
         stage_ = pos_.in_check() ? PickStage::QsQuietInit : PickStage::Done;
         break;
@@ -268,7 +268,7 @@ Move MovePicker::next(bool skip_quiets) {
 
       case PickStage::QsQuiets:
         while (cur_ < end_) {
-          const Move m = moves_[cur_++].move;
+          const Move m = moves_[cur_++].move();
           if (m != table_move_) return m;
         }
         stage_ = PickStage::Done;
