@@ -308,8 +308,9 @@ int run_cli(int argc, const char* const* argv) {
       "limit", "use at most this many positions (0: all)", text()->default_value("0"))(
       "checkpoint", "checkpoint written after every epoch (default: OUTPUT.ckpt)", text())(
       "resume", "continue from this checkpoint", text())(
-      "init", "start from the weights of this network file (fine-tuning)", text())(
-      "progress", "seconds between progress lines (0: none)", text()->default_value("10"))(
+      "init",
+      "start from the weights of this network file (fine-tuning; a narrower one is widened)",
+      text())("progress", "seconds between progress lines (0: none)", text()->default_value("10"))(
       "h,help", "print this help");
   cxxopts::ParseResult args;
   try {

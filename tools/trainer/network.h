@@ -132,6 +132,14 @@ void fold(const Network& net, Network& out);
 [[nodiscard]] Network spread_over_king_buckets(const Network& one, const KingBuckets& layout,
                                                bool factorised);
 
+// `narrow` with its first layer widened to `hidden` lanes (at least narrow's): the old lanes
+// as they were, each new lane with small random input weights (the same for the same seed), the
+// bias random_network() gives and zero output weights. It computes `narrow`'s function, and
+// the new lanes learn from the first batch on (their output weights' gradient is their
+// activation), so a wider run can start from a trained narrower network (--init). Folded: the
+// result has no factoriser.
+[[nodiscard]] Network widen(const Network& narrow, int hidden, std::uint64_t seed);
+
 // Rounds the output weights to the nearest value that quantises exactly (a multiple of 1/QB).
 void round_output_weights(Network& net);
 

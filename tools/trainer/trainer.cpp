@@ -171,7 +171,10 @@ Trainer::Trainer(const TrainOptions& options, const std::vector<Sample>& train)
   }
 }
 
-bool Trainer::set_initial_network(const Network& net, std::string& error) {
+bool Trainer::set_initial_network(const Network& given, std::string& error) {
+  // A narrower network may seed a wider run: its lanes as they were, the new ones fresh.
+  const Network net =
+      given.hidden < options_.hidden ? widen(given, options_.hidden, options_.seed) : given;
   // A one-bucket network may seed a king-bucketed run: every bucket starts from it.
   const bool grows =
       net.king_buckets == eval::nnue::kSingleKingBucket && options_.king_buckets.count > 1;

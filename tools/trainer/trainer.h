@@ -91,10 +91,11 @@ class Trainer {
 
   // The trained parameters, a factoriser included.
   [[nodiscard]] const Network& network() const { return net_; }
-  // Starts from `net` instead of the random weights (before the first epoch; the optimiser's
+  // Starts from `given` instead of the random weights (before the first epoch; the optimiser's
   // state starts afresh). False with `error` set when its shape is not the options' shape; a
-  // network with or without a factoriser fits either way (with_factoriser()).
-  [[nodiscard]] bool set_initial_network(const Network& net, std::string& error);
+  // network with or without a factoriser fits either way (with_factoriser()), a narrower one is
+  // widened (widen()) and a one-bucket one spread over the king buckets.
+  [[nodiscard]] bool set_initial_network(const Network& given, std::string& error);
   [[nodiscard]] int epochs_done() const { return epoch_; }
   [[nodiscard]] const TrainOptions& options() const { return options_; }
   [[nodiscard]] int total_epochs() const { return options_.epochs + options_.tune_epochs; }

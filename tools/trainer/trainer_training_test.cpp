@@ -1,8 +1,9 @@
 // Training must lower the loss, be reproducible from its seed, resume where it stopped, start
-// from a given network (one bucket seeding king buckets included), and refuse checkpoints of
-// other runs.
+// from a given network (one bucket seeding king buckets and a narrower network seeding a wider
+// one included), and refuse checkpoints of other runs.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -190,11 +191,70 @@ TEST(TrainerTraining, InitialNetworkReplacesTheRandomStart) {
   // Another epoch at a small learning rate keeps what the donor learnt.
   (void)trainer.run_epoch();
   EXPECT_LT(mean_loss(trainer.network(), train, o.lambda, o.scale, 2), donor_loss * 1.05);
-  // Only before the first epoch, and only a network of the run's shape.
+  // Only before the first epoch, and only a network of the run's shape or a narrower one.
   EXPECT_FALSE(trainer.set_initial_network(donor.network(), error));
-  Trainer wide(small_options(32, 2), train);
-  EXPECT_FALSE(wide.set_initial_network(donor.network(), error));
-  EXPECT_NE(error.find("--hidden 32"), std::string::npos) << error;
+  Trainer narrow(small_options(8, 2), train);
+  EXPECT_FALSE(narrow.set_initial_network(donor.network(), error));
+  EXPECT_NE(error.find("--hidden 8"), std::string::npos) << error;
+}
+
+// A trained narrower network seeds a wider run (--init with a larger --hidden): the run starts
+// from the donor's function, the old lanes as they were and the new ones silent (zero output
+// weights), and the new lanes learn from the first epoch on.
+TEST(TrainerTraining, NarrowerNetworkSeedsAWiderRun) {
+  const std::vector<Sample> train = material_samples(20, 80, 6);
+  TrainOptions o = small_options(16, 2);
+  o.buckets = eval::nnue::kOutputBuckets;
+  Trainer donor(o, train);
+  (void)donor.run_epoch();
+  const Network& narrow = donor.network();
+
+  TrainOptions wider = o;
+  wider.hidden = 32;
+  Trainer run(wider, train);
+  std::string error;
+  ASSERT_TRUE(run.set_initial_network(narrow, error)) << error;
+  const Network& wide = run.network();
+  ASSERT_EQ(wide.hidden, 32);
+  Scratch narrow_scratch(16);
+  Scratch wide_scratch(32);
+  for (const Sample& s : train)
+    EXPECT_NEAR(evaluate(wide, s, wide_scratch), evaluate(narrow, s, narrow_scratch), 1e-5f);
+  // Old lanes copied, new lanes with input weights and silent outputs.
+  EXPECT_EQ(wide.row(5)[3], narrow.row(5)[3]);
+  EXPECT_EQ(wide.bias1()[15], narrow.bias1()[15]);
+  float new_inputs = 0;
+  float new_outputs = 0;
+  for (int f = 0; f < wide.input_rows(); ++f)
+    for (int i = 16; i < 32; ++i) new_inputs += std::abs(wide.row(f)[i]);
+  for (int b = 0; b < wide.buckets; ++b) {
+    EXPECT_EQ(wide.weight2(b)[32 + 7], narrow.weight2(b)[16 + 7]);  // the other side's half
+    EXPECT_EQ(wide.bias2(b), narrow.bias2(b));
+    for (int i = 16; i < 32; ++i)
+      new_outputs += std::abs(wide.weight2(b)[i] + wide.weight2(b)[32 + i]);
+  }
+  EXPECT_GT(new_inputs, 0.0f);
+  EXPECT_EQ(new_outputs, 0.0f);
+  (void)run.run_epoch();
+  float learnt = 0;
+  for (int b = 0; b < run.network().buckets; ++b)
+    for (int i = 16; i < 32; ++i) learnt += std::abs(run.network().weight2(b)[i]);
+  EXPECT_GT(learnt, 0.0f);
+
+  // Widened and spread over king buckets at once: the donor's function where no king is
+  // mirrored.
+  wider.king_buckets = eval::nnue::kDefaultKingBuckets;
+  wider.factoriser = true;
+  Trainer bucketed(wider, train);
+  ASSERT_TRUE(bucketed.set_initial_network(narrow, error)) << error;
+  int unmirrored = 0;
+  for (const Sample& s : train) {
+    if ((s.kings[WHITE] & 7) < 4 || (s.kings[BLACK] & 7) < 4) continue;
+    EXPECT_NEAR(evaluate(bucketed.network(), s, wide_scratch), evaluate(narrow, s, narrow_scratch),
+                1e-5f);
+    ++unmirrored;
+  }
+  EXPECT_GT(unmirrored, 100);
 }
 
 // Every king bucket starts from the same weights, with a factoriser or without: the one-bucket
