@@ -284,23 +284,22 @@ Network spread_over_king_buckets(const Network& one, const KingBuckets& layout, 
 Network widen(const Network& narrow, int hidden, std::uint64_t seed) {
   const Network plain = fold(narrow);
   const int h0 = plain.hidden;
-  Network out(hidden, plain.buckets, plain.king_buckets, false);
-  const Network fresh = random_network(hidden, seed, plain.buckets, plain.king_buckets, false);
-  // Each first-layer row and the bias: the old lanes, then the fresh network's new ones.
-  for (int r = 0; r <= plain.input_rows(); ++r) {  // the last "row" is the bias
-    const float* src = plain.params.data() + std::size_t(r) * h0;
-    float* dst = out.params.data() + std::size_t(r) * hidden;
-    std::copy_n(src, h0, dst);
-    std::copy_n(fresh.params.data() + std::size_t(r) * hidden + h0, hidden - h0, dst + h0);
-  }
+  // A fresh network of the new width, whose first h0 lanes then take the narrow one's weights.
+  Network out = random_network(hidden, seed, plain.buckets, plain.king_buckets, false);
+  // Each first-layer row and the bias (the row after the last).
+  for (int r = 0; r <= plain.input_rows(); ++r)
+    std::copy_n(plain.params.data() + std::size_t(r) * h0, h0,
+                out.params.data() + std::size_t(r) * hidden);
   // Output layers: each half's old weights, zero for the new lanes; the biases as they were.
-  for (int b = 0; b < plain.buckets; ++b)
-    for (int half = 0; half < 2; ++half)
-      std::copy_n(plain.weight2(b) + half * h0, h0,
-                  out.params.data() + out.weight2_offset() + std::size_t(b) * 2 * hidden +
-                      std::size_t(half) * hidden);
-  for (int b = 0; b < plain.buckets; ++b)
+  for (int b = 0; b < plain.buckets; ++b) {
+    for (int half = 0; half < 2; ++half) {
+      float* dst = out.params.data() + out.weight2_offset() + std::size_t(b) * 2 * hidden +
+                   std::size_t(half) * hidden;
+      std::copy_n(plain.weight2(b) + half * h0, h0, dst);
+      std::fill(dst + h0, dst + hidden, 0.0f);
+    }
     out.params[out.bias2_offset() + std::size_t(b)] = plain.bias2(b);
+  }
   return out;
 }
 

@@ -231,7 +231,7 @@ TEST(TrainerTraining, NarrowerNetworkSeedsAWiderRun) {
     EXPECT_EQ(wide.weight2(b)[32 + 7], narrow.weight2(b)[16 + 7]);  // the other side's half
     EXPECT_EQ(wide.bias2(b), narrow.bias2(b));
     for (int i = 16; i < 32; ++i)
-      new_outputs += std::abs(wide.weight2(b)[i] + wide.weight2(b)[32 + i]);
+      new_outputs += std::abs(wide.weight2(b)[i]) + std::abs(wide.weight2(b)[32 + i]);
   }
   EXPECT_GT(new_inputs, 0.0f);
   EXPECT_EQ(new_outputs, 0.0f);
