@@ -91,8 +91,9 @@ TranspositionTable::TranspositionTable() { (void)resize(1); }
 TranspositionTable::~TranspositionTable() = default;
 
 std::string TranspositionTable::allocate(std::size_t clusters, std::size_t mb) {
-  // Aligned new of an over-aligned type: every cluster starts on a 32-byte boundary.
-  std::unique_ptr<Cluster[]> fresh(new (std::nothrow) Cluster[clusters]);
+  // Large pages (core/large_pages.h): a probe rarely waits for a page walk. The block is
+  // aligned to at least a cache line, so every cluster starts on a 32-byte boundary.
+  LargeArray<Cluster> fresh = make_large_array<Cluster>(clusters);
   if (!fresh) return "cannot allocate " + std::to_string(mb) + " MB for the hash table";
   clusters_ = std::move(fresh);  // the old table is released only once the new one exists
   cluster_count_ = clusters;

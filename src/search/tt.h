@@ -2,11 +2,13 @@
 //
 // Policy. The table is an array of clusters; a cluster is one aligned 32-byte block (half a
 // cache line) holding three 10-byte entries, and a position maps to exactly one cluster, chosen
-// by the high half of (key * cluster count), so any table size works. An entry is a 64-bit word
-// (a 16-bit verification key, the key's low 16 bits, independent of the index; the best or
-// refuting move; the score; the draft; the bound; a ttPv bit, set when the position was once on
-// a principal variation; a 5-bit generation that ages entries from earlier searches) and a
-// 16-bit static evaluation; the cluster's last two bytes are unused. Mate scores are stored
+// by the high half of (key * cluster count), so any table size works. The array lives in large
+// pages where the system offers them (core/large_pages.h), so that a probe seldom waits for a
+// page walk. An entry is a 64-bit word (a 16-bit verification key, the key's low 16 bits,
+// independent of the index; the best or refuting move; the score; the draft; the bound; a ttPv
+// bit, set when the position was once on a principal variation; a 5-bit generation that ages
+// entries from earlier searches) and a 16-bit static evaluation; the cluster's last two bytes
+// are unused. Mate scores are stored
 // relative to the storing node and turned back into root-relative scores on the way out
 // (score_to_tt / score_from_tt).
 //
@@ -43,6 +45,7 @@
 #include <xmmintrin.h>
 #endif
 
+#include "core/large_pages.h"
 #include "core/types.h"
 #include "search/limits.h"
 #include "search/score.h"
@@ -220,7 +223,7 @@ class TranspositionTable {
   }
   [[nodiscard]] std::string allocate(std::size_t clusters, std::size_t mb);
 
-  std::unique_ptr<Cluster[]> clusters_;
+  LargeArray<Cluster> clusters_;
   std::size_t cluster_count_ = 0;
   std::size_t mb_ = 0;
   std::uint64_t evaluator_ = 0;
