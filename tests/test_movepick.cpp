@@ -184,5 +184,40 @@ TEST(MovePicker, QuietMovesReadTheButterflyTableOfTheirThreats) {
   }
 }
 
+// The quiet moves come best first by their ordering score, and moves of equal score in the
+// order they were generated (as a stable sort leaves them): with histories drawn from a few
+// values, most lists have ties of every size.
+TEST(MovePicker, QuietMovesComeBestFirstAndTiesInGenerationOrder) {
+  std::mt19937 rng(20261206);
+  int lists = 0;
+  for (const Position& pos : positions()) {
+    Fixture f;
+    const QuietThreats threats(pos);
+    const Color us = pos.side_to_move();
+    std::vector<std::pair<int, Move>> expected;  // (score, move) in generation order
+    for (const Move m : MoveList<GenType::Quiet>(pos)) {
+      HistoryCell<kHistoryLimit>& cell = f.histories->quiet(us, m, threats.by_any);
+      if (rng() % 2) cell.value = std::int16_t(int(rng() % 5) * 1000 - 2000);
+      expected.emplace_back(0, m);
+    }
+    for (auto& [score, m] : expected)
+      score = f.histories->quiet(us, m, threats.by_any) +
+              threats.score(pos.moved_piece(m).type(), m.from(), m.to());
+    std::stable_sort(expected.begin(), expected.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    MovePicker picker = MovePicker::main_search(pos, Move::none(), f.ctx, {}, Move::none());
+    std::vector<Move> order;
+    drain(picker, false, &order);
+    std::vector<Move> quiets;
+    for (const Move m : order)
+      if (!pos.is_noisy(m)) quiets.push_back(m);
+    ASSERT_EQ(quiets.size(), expected.size()) << pos.fen();
+    for (std::size_t i = 0; i < quiets.size(); ++i)
+      ASSERT_EQ(quiets[i], expected[i].second) << pos.fen() << " place " << i;
+    lists += quiets.size() > 1;
+  }
+  EXPECT_GT(lists, 100);
+}
+
 }  // namespace
 }  // namespace tessera::search

@@ -1,5 +1,7 @@
 #include "search/movepick.h"
 
+#include <algorithm>
+
 #include "core/movegen.h"
 
 namespace tessera::search {
@@ -126,17 +128,36 @@ void MovePicker::score_quiets() {
                       (*ctx_.continuation[1])[pc][to] + (*ctx_.continuation[2])[pc][to] / 2 +
                       threats.score(moved.type(), m.from(), m.to());
   }
-  // Insertion sort, descending: quiet lists are short and nearly every node that gets here
-  // looks at several of them.
-  for (int i = cur_ + 1; i < end_; ++i) {
-    const ScoredMove x = moves_[i];
-    int j = i;
-    while (j > cur_ && moves_[j - 1].score < x.score) {
-      moves_[j] = moves_[j - 1];
-      --j;
-    }
-    moves_[j] = x;
+  sort_descending(cur_, end_);
+}
+
+// Nearly every node that scores its quiet moves looks at several of them, so all are sorted at
+// once. By rank: a move's place is the number of moves that go before it, a higher score first
+// and, among equal scores, the one generated first (the order of a stable sort). The counting
+// has no branch, so the compiler vectorises it; an insertion sort here mispredicted about once
+// a move and took half of the time of scoring and sorting.
+void MovePicker::sort_descending(int begin, int end) {
+  // Distinct 32-bit keys: the score, offset to be non-negative, above the inverted index.
+  constexpr int kIndexBits = 8;
+  constexpr int kScoreOffset = 1 << (31 - kIndexBits);
+  static_assert(kMaxMoves <= 1 << kIndexBits);
+  static_assert(3 * kHistoryLimit + kHistoryLimit / 2 + QuietThreats::kQueenEscape < kScoreOffset,
+                "every quiet score fits its key");
+  const int n = end - begin;
+  std::array<std::uint32_t, kMaxMoves> keys;
+  for (int i = 0; i < n; ++i)
+    keys[i] = std::uint32_t(moves_[begin + i].score + kScoreOffset) << kIndexBits |
+              std::uint32_t(kMaxMoves - 1 - i);
+  // Row by row, so that the inner loop adds whole vectors of comparisons to the places.
+  std::array<std::uint32_t, kMaxMoves> place;
+  std::fill_n(place.begin(), n, 0u);
+  for (int j = 0; j < n; ++j) {
+    const std::uint32_t key = keys[j];
+    for (int i = 0; i < n; ++i) place[i] += std::uint32_t(key > keys[i]);
   }
+  std::array<ScoredMove, kMaxMoves> sorted;
+  for (int i = 0; i < n; ++i) sorted[place[i]] = moves_[begin + i];
+  std::copy_n(sorted.begin(), n, moves_.begin() + begin);
 }
 
 MovePicker::ScoredMove MovePicker::pick_best() {

@@ -116,6 +116,8 @@ class MovePicker {
   void load(int first);
   void score_captures();
   void score_quiets();
+  // Sorts moves_[begin, end) by score, highest first, equal scores in their present order.
+  void sort_descending(int begin, int end);
   // Moves the best-scored move of [cur_, end_) to cur_ and returns it.
   [[nodiscard]] ScoredMove pick_best();
 
