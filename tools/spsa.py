@@ -35,6 +35,13 @@ ALPHA = 0.602
 GAMMA = 0.101
 SPEC = re.compile(r"^(\w+), int, (-?\d+), (-?\d+), (-?\d+), ([0-9.]+), ([0-9.]+)$")
 RESULT = re.compile(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)")
+# fastchess ends a game as stalled or disconnected when an engine stops answering in time: the
+# machine's doing (a suspended or starved process), not the constants'. Such an iteration's
+# games are played again, up to ATTEMPTS times in all, instead of counting a loss that nobody
+# played or ending the run.
+STALLED = re.compile(r"^Finished game .*\{[^}]*(stall|disconnect)[^}]*\}",
+                     re.IGNORECASE | re.MULTILINE)
+ATTEMPTS = 3
 
 
 def read_spec(engine):
@@ -86,9 +93,26 @@ def play(args, plus, minus, seed):
     found = RESULT.findall(out)
     if not found:
         raise RuntimeError("fastchess reported no result:\n" + out[-2000:])
+    if STALLED.search(out):
+        raise RuntimeError("an engine stalled or disconnected:\n" + out[-2000:])
     _, wins, losses, draws = map(int, found[-1])
     warnings = [line for line in out.splitlines() if "warning" in line.lower()]
     return wins, losses, draws, warnings
+
+
+def play_again_on_failure(args, plus, minus, seed):
+    """play(), again with the same engines and openings when fastchess fails or a game stalls;
+    ends the run (the state holds every iteration before) after ATTEMPTS failures."""
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            return play(args, plus, minus, seed)
+        except (RuntimeError, OSError) as error:
+            failure = str(error)
+            print(f"spsa: attempt {attempt} of {ATTEMPTS} failed: {failure}", file=sys.stderr)
+            sys.stderr.flush()
+    raise SystemExit(f"error: the games of one iteration failed {ATTEMPTS} times (last: "
+                     f"{failure.splitlines()[0]}); every iteration before it is in the state "
+                     "file: start the same command again to resume")
 
 
 def main():
@@ -140,7 +164,8 @@ def main():
             theta = state["theta"][n]
             plus[n] = int(round(min(max(theta + c_k * delta[n], lo), hi)))
             minus[n] = int(round(min(max(theta - c_k * delta[n], lo), hi)))
-        wins, losses, draws, warnings = play(args, plus, minus, state["seed"] * 1_000_003 + k)
+        wins, losses, draws, warnings = play_again_on_failure(args, plus, minus,
+                                                              state["seed"] * 1_000_003 + k)
         if warnings:
             print("fastchess:", *warnings, sep="\n  ", file=sys.stderr)
         for n in names:
