@@ -53,7 +53,7 @@ Analysis analyse(Engine& engine, Recorder& rec, const char* fen = kRuyLopez) {
   SearchLimits limits;
   limits.depth = kDepth;
   Analysis a;
-  a.nodes = engine.search_sync(limits, true);
+  a.nodes = engine.search_sync(limits, search::Reports::All);
   std::lock_guard lock(rec.mutex);
   EXPECT_FALSE(rec.infos.empty());
   EXPECT_FALSE(rec.bestmoves.empty());
@@ -249,7 +249,7 @@ TEST(EngineHashFile, TheTableKeepsTheEvaluatorsVerdictAndNamesTheEvaluator) {
   ASSERT_EQ(engine.set_position("startpos", {}), "");
   SearchLimits limits;
   limits.depth = 7;
-  (void)engine.search_sync(limits, true);
+  (void)engine.search_sync(limits, search::Reports::All);
   engine.set_hash_file(dir.file("hce.hash"));
   ASSERT_EQ(engine.save_hash_file().error, "");
 
@@ -272,7 +272,7 @@ TEST(EngineHashFile, TheTableKeepsTheEvaluatorsVerdictAndNamesTheEvaluator) {
   // The network names itself by its fingerprint.
   engine.set_use_network(true);
   if (!engine.network_in_use()) GTEST_SKIP() << "this build has no usable network";
-  (void)engine.search_sync(limits, true);
+  (void)engine.search_sync(limits, search::Reports::All);
   ASSERT_EQ(engine.save_hash_file().error, "");
   ASSERT_EQ(search::load_tt_file(tt, dir.file("hce.hash")).error, "");
   EXPECT_NE(tt.evaluator(), eval::nnue::kHandCraftedFingerprint);

@@ -186,7 +186,7 @@ TEST(EngineNetwork, BadFilesAreRefusedAndThePreviousNetworkStays) {
   ASSERT_EQ(engine.set_position(std::string(Position::kStartFen), {}), "");
   SearchLimits limits;
   limits.depth = 4;
-  engine.search_sync(limits, true);
+  engine.search_sync(limits, search::Reports::All);
   EXPECT_TRUE(engine.network_in_use());
 }
 

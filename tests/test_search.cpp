@@ -102,7 +102,7 @@ TEST_P(SearchMate, FindsTheShortestMateWithItsScore) {
   // Stop as soon as a mate in `moves` is proven; the depth cap makes a miss fail, not hang.
   SearchLimits limits = depth_limit(4 * c.moves + 8);
   limits.mate = c.moves;
-  engine.search_sync(limits, true);
+  engine.search_sync(limits, search::Reports::All);
   ASSERT_EQ(rec.bestmoves.size(), 1u);
   ASSERT_FALSE(rec.infos.empty());
   const SearchInfo& last = rec.infos.back();
@@ -127,12 +127,35 @@ INSTANTIATE_TEST_SUITE_P(
         MateCase{"r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 3},
         MateCase{"r1bk3r/pppq1ppp/5n2/4N1N1/2Bp4/Bn6/P4PPP/4R1K1 w - - 0 1", 4}));
 
+// Data generation asks only for the final lines: one line (per MultiPV line) and the best
+// move, the same line that ends a search reporting everything (the score it records).
+TEST(Search, FinalReportsGiveOnlyTheLastLineOfAFullReport) {
+  for (const char* fen : {"r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+                          "8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 b - - 99 50"}) {
+    Recorder all;
+    Recorder final_only;
+    Engine every(all.callbacks());
+    Engine last(final_only.callbacks());
+    ASSERT_EQ(every.set_position(fen, {}), "");
+    ASSERT_EQ(last.set_position(fen, {}), "");
+    every.search_sync(depth_limit(8), search::Reports::All);
+    last.search_sync(depth_limit(8), search::Reports::Final);
+    ASSERT_GE(all.infos.size(), 8u) << fen;
+    ASSERT_EQ(final_only.infos.size(), 1u) << fen;
+    EXPECT_EQ(final_only.infos[0].depth, all.infos.back().depth) << fen;
+    EXPECT_EQ(final_only.infos[0].score, all.infos.back().score) << fen;
+    EXPECT_EQ(final_only.infos[0].pv, all.infos.back().pv) << fen;
+    ASSERT_EQ(final_only.bestmoves.size(), 1u) << fen;
+    EXPECT_EQ(final_only.bestmoves[0], all.bestmoves[0]) << fen;
+  }
+}
+
 TEST(Search, BeingMatedGivesANegativeMateCount) {
   // White's only move is Kg1, after which the queen mates on a1, c1 or e1: mated in one.
   Recorder rec;
   Engine engine(rec.callbacks());
   ASSERT_EQ(engine.set_position("6k1/8/8/8/8/2q5/r7/7K w - - 0 1", {}), "");
-  engine.search_sync(depth_limit(6), true);
+  engine.search_sync(depth_limit(6), search::Reports::All);
   ASSERT_FALSE(rec.infos.empty());
   const SearchInfo& last = rec.infos.back();
   EXPECT_TRUE(last.is_mate);
@@ -148,7 +171,7 @@ TEST(Search, CheckmatedRootReportsMateZeroAndNoMove) {
   // Fool's mate: White is checkmated.
   ASSERT_EQ(
       engine.set_position("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", {}), "");
-  engine.search_sync(depth_limit(5), true);
+  engine.search_sync(depth_limit(5), search::Reports::All);
   ASSERT_EQ(rec.infos.size(), 1u);
   EXPECT_EQ(rec.infos[0].depth, 0);
   EXPECT_TRUE(rec.infos[0].is_mate);
@@ -162,7 +185,7 @@ TEST(Search, StalematedRootReportsZeroAndNoMove) {
   Recorder rec;
   Engine engine(rec.callbacks());
   ASSERT_EQ(engine.set_position("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", {}), "");
-  engine.search_sync(depth_limit(5), true);
+  engine.search_sync(depth_limit(5), search::Reports::All);
   ASSERT_EQ(rec.infos.size(), 1u);
   EXPECT_EQ(rec.infos[0].depth, 0);
   EXPECT_FALSE(rec.infos[0].is_mate);
@@ -176,7 +199,7 @@ TEST(Search, StalemateIsScoredAsADraw) {
   Recorder rec;
   Engine engine(rec.callbacks());
   ASSERT_EQ(engine.set_position("7k/7P/6K1/8/8/8/8/8 w - - 0 1", {}), "");
-  engine.search_sync(depth_limit(10), true);
+  engine.search_sync(depth_limit(10), search::Reports::All);
   ASSERT_FALSE(rec.infos.empty());
   EXPECT_FALSE(rec.infos.back().is_mate);
   EXPECT_EQ(rec.infos.back().score, 0);
@@ -190,7 +213,7 @@ TEST(Search, ThreefoldRepetitionIsScoredZero) {
   ASSERT_EQ(engine.set_position("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
                                 {"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"}),
             "");
-  engine.search_sync(depth_limit(6), true);
+  engine.search_sync(depth_limit(6), search::Reports::All);
   ASSERT_EQ(rec.bestmoves.size(), 1u);
   EXPECT_EQ(engine.position().move_to_uci(rec.bestmoves[0].first), "f6g8");
   EXPECT_EQ(rec.infos.back().score, 0);
@@ -206,7 +229,7 @@ TEST(Search, AnAdvantageShrinksAsTheFiftyMoveCounterGrows) {
     const std::string fen =
         "4k3/8/1n6/8/8/8/8/R3K1N1 w - - " + std::to_string(halfmove_clock) + " 60";
     EXPECT_EQ(engine.set_position(fen, {}), "");
-    engine.search_sync(depth_limit(1), true);
+    engine.search_sync(depth_limit(1), search::Reports::All);
     EXPECT_FALSE(rec.infos.empty());
     return rec.infos.empty() ? 0 : rec.infos.back().score;
   };
@@ -260,7 +283,7 @@ TEST(Search, NodeLimitIsRespected) {
   ASSERT_EQ(engine.set_position("startpos", {}), "");
   SearchLimits limits;
   limits.nodes = 20000;
-  const std::uint64_t nodes = engine.search_sync(limits, true);
+  const std::uint64_t nodes = engine.search_sync(limits, search::Reports::All);
   EXPECT_GE(nodes, 20000u);
   EXPECT_LE(nodes, 20000u + 64u);
   ASSERT_EQ(rec.bestmoves.size(), 1u);
@@ -272,7 +295,7 @@ TEST(Search, MultiPvReportsDistinctLegalMoves) {
   Engine engine(rec.callbacks());
   ASSERT_EQ(engine.set_position("startpos", {}), "");
   engine.set_multipv(3);
-  engine.search_sync(depth_limit(6), true);
+  engine.search_sync(depth_limit(6), search::Reports::All);
   std::vector<const SearchInfo*> lines;
   for (const SearchInfo& i : rec.infos)
     if (i.depth == 6) lines.push_back(&i);
@@ -309,7 +332,7 @@ TEST(Search, StoppedMultiPvLabelsEachLineWithItsOwnDepth) {
     engine.set_multipv(4);
     SearchLimits limits;
     limits.nodes = nodes;
-    engine.search_sync(limits, true);
+    engine.search_sync(limits, search::Reports::All);
     std::map<std::pair<int, std::uint16_t>, std::pair<int, search::Bound>> verdicts;
     int deepest_iteration = 0;
     for (const SearchInfo& info : rec.infos) {
@@ -336,7 +359,7 @@ TEST(Search, SearchmovesRestrictsTheRootMoves) {
   SearchLimits limits = depth_limit(6);
   limits.searchmoves = {engine.position().parse_uci_move("a2a3"),
                         engine.position().parse_uci_move("h2h4")};
-  engine.search_sync(limits, true);
+  engine.search_sync(limits, search::Reports::All);
   ASSERT_EQ(rec.bestmoves.size(), 1u);
   const std::string best = engine.position().move_to_uci(rec.bestmoves[0].first);
   EXPECT_TRUE(best == "a2a3" || best == "h2h4") << best;
@@ -371,7 +394,7 @@ TEST(Search, PvIsLegalStartsWithBestMoveAndPonderIsLegal) {
   ASSERT_EQ(engine.set_position(
                 "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", {}),
             "");
-  engine.search_sync(depth_limit(8), true);
+  engine.search_sync(depth_limit(8), search::Reports::All);
   ASSERT_EQ(rec.bestmoves.size(), 1u);
   const auto [best, ponder] = rec.bestmoves[0];
   for (const SearchInfo& info : rec.infos) {

@@ -75,7 +75,7 @@ Position play_out(Engine& engine, Recorder& rec, const std::string& fen, int dep
   std::vector<std::string> moves;
   for (int ply = 0; ply < max_plies && has_legal_move(pos) && !pos.is_draw(0); ++ply) {
     EXPECT_EQ(engine.set_position(fen, moves), "");
-    engine.search_sync(depth_limit(depth), true);
+    engine.search_sync(depth_limit(depth), search::Reports::All);
     if (rec.bestmoves.empty()) break;
     const Move best = rec.bestmoves.back().first;
     if (!pos.is_legal_move(best)) {
@@ -145,7 +145,7 @@ TEST(Tablebase, EngineReportsABadPathAndPlaysOn) {
   EXPECT_FALSE(error.empty());
   EXPECT_EQ(engine.syzygy_tables().max_pieces, 0);
   ASSERT_EQ(engine.set_position(kQueenWins, {}), "");
-  engine.search_sync(depth_limit(4), true);
+  engine.search_sync(depth_limit(4), search::Reports::All);
   ASSERT_EQ(rec.bestmoves.size(), 1u);
   EXPECT_TRUE(engine.position().is_legal_move(rec.bestmoves[0].first));
   EXPECT_EQ(rec.infos.back().tbhits, 0u);
@@ -254,7 +254,7 @@ TEST(Tablebase, DrawnPawnEndingScoresExactlyZeroAndHoldsTheDraw) {
   Engine engine(rec.callbacks());
   ASSERT_EQ(engine.set_syzygy_path(kTables), "");
   ASSERT_EQ(engine.set_position(kPawnDraws, {}), "");
-  engine.search_sync(depth_limit(10), true);
+  engine.search_sync(depth_limit(10), search::Reports::All);
   ASSERT_FALSE(rec.infos.empty());
   for (const SearchInfo& info : rec.infos) {
     EXPECT_FALSE(info.is_mate);
@@ -278,7 +278,7 @@ TEST(Tablebase, DrawnPawnEndingScoresExactlyZeroAndHoldsTheDraw) {
   ASSERT_GT(drawing, 0);
   ASSERT_EQ(engine.set_position(black_fen, {}), "");
   rec.infos.clear();
-  engine.search_sync(depth_limit(10), true);
+  engine.search_sync(depth_limit(10), search::Reports::All);
   const Move best = rec.bestmoves.back().first;
   const auto chosen =
       std::find_if(ranked->begin(), ranked->end(), [&](const auto& m) { return m.move == best; });
@@ -293,7 +293,7 @@ TEST(Tablebase, WonPawnEndingScoresAsATablebaseWinAndPushesOn) {
   Engine engine(rec.callbacks());
   ASSERT_EQ(engine.set_syzygy_path(kTables), "");
   ASSERT_EQ(engine.set_position(kPawnWins, {}), "");
-  engine.search_sync(depth_limit(10), true);
+  engine.search_sync(depth_limit(10), search::Reports::All);
   ASSERT_FALSE(rec.infos.empty());
   const SearchInfo& last = rec.infos.back();
   EXPECT_TRUE(last.is_mate ? last.mate_moves > 0 : last.score >= search::kTbWinInMaxPly)
@@ -322,7 +322,7 @@ TEST(Tablebase, SearchCountsTbhitsWhereCapturesEnterTheTables) {
   Engine engine(rec.callbacks());
   ASSERT_EQ(engine.set_syzygy_path(kTables), "");
   ASSERT_EQ(engine.set_position(kCapturesIntoTables, {}), "");
-  engine.search_sync(depth_limit(10), true);
+  engine.search_sync(depth_limit(10), search::Reports::All);
   ASSERT_FALSE(rec.infos.empty());
   std::uint64_t previous = 0;
   for (const SearchInfo& info : rec.infos) {
@@ -337,7 +337,7 @@ TEST(Tablebase, SearchCountsTbhitsWhereCapturesEnterTheTables) {
   // SyzygyProbeLimit 0 turns probing off.
   engine.set_syzygy_probe_limit(0);
   rec.infos.clear();
-  engine.search_sync(depth_limit(10), true);
+  engine.search_sync(depth_limit(10), search::Reports::All);
   EXPECT_EQ(rec.infos.back().tbhits, 0u);
 }
 

@@ -37,7 +37,9 @@ SearchResult Searcher::search(const std::string& start, const std::vector<std::s
     const std::lock_guard lock(mutex_);
     last_ = SearchResult{};
   }
-  engine_->search_sync(limits, true);
+  // Only the final lines: the score of the move played is the last line's (each iteration's
+  // line would cost a PV walk and a hashfull sample for nothing).
+  engine_->search_sync(limits, search::Reports::Final);
   const std::lock_guard lock(mutex_);
   if (last_.best.is_none() || !pos.is_legal_move(last_.best))
     throw std::runtime_error("the search returned no legal move in " + pos.fen());

@@ -87,12 +87,12 @@ struct Engine::Impl {
     }
   }
 
-  [[nodiscard]] search::SearchConfig config(bool report) const {
+  [[nodiscard]] search::SearchConfig config(search::Reports reports) const {
     search::SearchConfig c;
     c.multipv = multipv;
     c.move_overhead_ms = move_overhead_ms;
     c.ponder_enabled = ponder;
-    c.report = report;
+    c.reports = reports;
     c.tablebases = &tablebases;
     c.tb_probe_depth = tb_probe_depth;
     c.tb_probe_limit = tb_probe_limit;
@@ -226,14 +226,14 @@ void Engine::go(const SearchLimits& limits) {
   e.bestmove_reported.store(false, std::memory_order_release);
   e.search_weakened = e.weakened(limits);
   if (!e.search_weakened) {
-    e.pool.start(e.position, limits, e.config(true), e.marking_report(e.callbacks),
+    e.pool.start(e.position, limits, e.config(search::Reports::All), e.marking_report(e.callbacks),
                  e.position.game_ply());
     return;
   }
   SearchLimits weak = limits;
   if (const std::uint64_t budget = e.strength.nodes())
     weak.nodes = limits.nodes ? std::min(limits.nodes, budget) : budget;
-  search::SearchConfig config = e.config(true);
+  search::SearchConfig config = e.config(search::Reports::All);
   if (e.strength.temperature_cp() > 0)
     config.multipv = std::max(config.multipv, StrengthLimit::candidates());
   e.pool.start(e.position, weak, config, e.marking_report(e.weakened_callbacks()),
@@ -435,11 +435,11 @@ void Engine::set_syzygy_50_move_rule(bool on) { impl_->tb_50_move_rule = on; }
 
 eval::CacheStats Engine::eval_cache_counts() const { return impl_->pool.eval_cache_stats(); }
 
-std::uint64_t Engine::search_sync(const SearchLimits& limits, bool report) {
+std::uint64_t Engine::search_sync(const SearchLimits& limits, search::Reports reports) {
   // Histories start empty too, so that the node count depends on nothing but the position,
   // the limits and the table contents (cleared by the caller).
   impl_->pool.clear_histories();
-  impl_->pool.start(impl_->position, limits, impl_->config(report), impl_->callbacks,
+  impl_->pool.start(impl_->position, limits, impl_->config(reports), impl_->callbacks,
                     impl_->position.game_ply());
   impl_->pool.wait();
   return impl_->pool.nodes();

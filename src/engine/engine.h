@@ -152,8 +152,9 @@ class Engine {
   void set_syzygy_50_move_rule(bool on);
 
   // Fixed-depth search of the current position, synchronously: the total node count. Used by
-  // bench; nothing is reported through callbacks except when `report` is true.
-  std::uint64_t search_sync(const SearchLimits& limits, bool report = false);
+  // bench (which reports nothing) and data generation (the final lines and the best move).
+  std::uint64_t search_sync(const SearchLimits& limits,
+                            search::Reports reports = search::Reports::None);
   // Hit counts of the evaluation's pawn and material tables over this engine's searches
   // (threads that a Threads change removed are forgotten). Call between searches.
   [[nodiscard]] eval::CacheStats eval_cache_counts() const;

@@ -14,6 +14,10 @@
 
 namespace tessera::search {
 
+// What a search tells its callbacks: nothing (bench), only the final lines and the best move
+// (data generation, which reads the score of the move it plays), or everything a GUI shows.
+enum class Reports : std::uint8_t { None, Final, All };
+
 // What `go` asked for. A field left at its default means "no limit".
 struct SearchLimits {
   std::optional<std::int64_t> time[2];  // wtime, btime (ms, may be negative)

@@ -204,7 +204,7 @@ SearchInfo Worker::make_info(std::size_t line, int depth) const {
 }
 
 void Worker::report_iteration(int depth) {
-  if (!shared_.config.report || !shared_.callbacks.on_info) return;
+  if (shared_.config.reports != Reports::All || !shared_.callbacks.on_info) return;
   reported_.resize(multipv_);
   for (std::size_t i = 0; i < multipv_; ++i) {
     reported_[i] = make_info(i, depth);
@@ -224,21 +224,21 @@ constexpr std::int64_t kLiveReportAfterMs = 3000;
 // An aspiration window that failed: the bound is worth showing in a long analysis, where the
 // re-search may take a while. Only with one line, whose order the failure cannot garble.
 void Worker::report_bound(std::size_t line, int depth) {
-  if (!is_main() || multipv_ != 1 || !shared_.config.report || !shared_.callbacks.on_info ||
-      shared_.elapsed_ms() < kLiveReportAfterMs)
+  if (!is_main() || multipv_ != 1 || shared_.config.reports != Reports::All ||
+      !shared_.callbacks.on_info || shared_.elapsed_ms() < kLiveReportAfterMs)
     return;
   shared_.callbacks.on_info(make_info(line, depth));
 }
 
 void Worker::report_current_move(Move m, int number) {
-  if (!is_main() || !shared_.config.report || !shared_.callbacks.on_current_move ||
+  if (!is_main() || shared_.config.reports != Reports::All || !shared_.callbacks.on_current_move ||
       shared_.elapsed_ms() < kLiveReportAfterMs)
     return;
   shared_.callbacks.on_current_move(root_depth_, m, number);
 }
 
 void Worker::report_final() {
-  if (!shared_.config.report || !shared_.callbacks.on_info) return;
+  if (shared_.config.reports == Reports::None || !shared_.callbacks.on_info) return;
   const std::size_t lines = std::min(multipv_, root_moves_.size());
   for (std::size_t i = 0; i < lines; ++i) {
     // A stop inside an iteration leaves lines already re-searched at the deeper depth; each is

@@ -52,7 +52,7 @@ struct SearchConfig {
   int multipv = 1;
   int move_overhead_ms = 10;
   bool ponder_enabled = false;
-  bool report = true;  // false: no callbacks at all (bench)
+  Reports reports = Reports::All;
   // Syzygy tablebases (none when null or empty). Positions of at most tb_probe_limit pieces
   // are probed in the search at depth tb_probe_depth and deeper, or at any depth with fewer
   // pieces than the limit. With tb_50_move_rule, cursed wins and blessed losses are draws.

@@ -132,7 +132,7 @@ void SearchPool::wait_until_reporting_allowed() {
 
 void SearchPool::run_controller() {
   Worker& main = *workers_[0];
-  const bool report = shared_.config.report;
+  const bool report = shared_.config.reports != Reports::None;
 
   if (main.root_moves().empty()) {
     // Checkmate or stalemate at the root: nothing to search.
