@@ -112,21 +112,26 @@ TEST(MovePicker, MainSearchEmitsEveryLegalMoveOnceWhateverItIsHanded) {
   EXPECT_GT(legal_refutations, 100);
 }
 
+// Whether the picker tests for check itself or with the check squares the search hands it.
 TEST(MovePicker, SkippingQuietsKeepsCapturesChecksAndTheTableMoveOnly) {
-  Fixture f;
-  std::mt19937 rng(11);
-  for (const Position& pos : positions()) {
-    const MoveList<GenType::All> legal(pos);
-    const Move table = legal.size() ? legal.begin()[rng() % legal.size()] : Move::none();
-    const std::array<Move, 2> killers{Move::none(), Move::none()};
-    MovePicker picker = MovePicker::main_search(pos, table, f.ctx, killers, Move::none());
-    const auto seen = drain(picker, true);
-    // Late-move pruning spares checks, so the quiet moves that give check still come.
-    auto expected = generated<GenType::Noisy>(pos);
-    for (const Move m : MoveList<GenType::Quiet>(pos))
-      if (pos.gives_check(m)) expected[m.raw()] = 1;
-    if (table) expected[table.raw()] = 1;
-    EXPECT_EQ(seen, expected) << pos.fen();
+  for (const bool handed : {false, true}) {
+    Fixture f;
+    std::mt19937 rng(11);
+    for (const Position& pos : positions()) {
+      const MoveList<GenType::All> legal(pos);
+      const Move table = legal.size() ? legal.begin()[rng() % legal.size()] : Move::none();
+      const std::array<Move, 2> killers{Move::none(), Move::none()};
+      const CheckInfo check_info = pos.check_info();
+      f.ctx.check_info = handed ? &check_info : nullptr;
+      MovePicker picker = MovePicker::main_search(pos, table, f.ctx, killers, Move::none());
+      const auto seen = drain(picker, true);
+      // Late-move pruning spares checks, so the quiet moves that give check still come.
+      auto expected = generated<GenType::Noisy>(pos);
+      for (const Move m : MoveList<GenType::Quiet>(pos))
+        if (pos.gives_check(m)) expected[m.raw()] = 1;
+      if (table) expected[table.raw()] = 1;
+      EXPECT_EQ(seen, expected) << pos.fen() << " handed " << handed;
+    }
   }
 }
 

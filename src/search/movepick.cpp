@@ -170,7 +170,8 @@ MovePicker::ScoredMove MovePicker::pick_best() {
 
 // A quiet move (legal here) is wanted unless quiets are being skipped and it gives no check.
 bool MovePicker::quiet_wanted(Move m, bool skip_quiets) const {
-  return !skip_quiets || pos_.gives_check(m);
+  if (!skip_quiets) return true;
+  return ctx_.check_info ? pos_.gives_check(m, *ctx_.check_info) : pos_.gives_check(m);
 }
 
 Move MovePicker::next(bool skip_quiets) {

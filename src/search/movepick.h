@@ -73,6 +73,9 @@ struct OrderingContext {
   std::array<const PieceToHistory*, 3> continuation{};
   // The node's threats, when the search has them; null makes the picker compute its own.
   const QuietThreats* threats = nullptr;
+  // The node's check squares, when the search has them: with quiet moves skipped, each quiet
+  // move is tested for check, and without them that test computes two slider attacks.
+  const CheckInfo* check_info = nullptr;
 };
 
 class MovePicker {

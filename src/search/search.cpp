@@ -390,10 +390,12 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   const Move counter =
       prev_move.is_ok() ? histories_->counter[(ss - 1)->moved_piece.index()][prev_move.to().index()]
                         : Move::none();
+  const CheckInfo check_info = pos.check_info();
   OrderingContext ctx;
   ctx.histories = histories_.get();
   ctx.continuation = {(ss - 1)->continuation, (ss - 2)->continuation, (ss - 4)->continuation};
   ctx.threats = &threats;
+  ctx.check_info = &check_info;
   MovePicker picker = MovePicker::main_search(pos, tt_move, ctx, ss->killers, counter);
 
   std::array<Move, 64> quiets_tried;
@@ -404,7 +406,6 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   int best_score = -kInfinite;
   Move best_move = Move::none();
   bool skip_quiets = false;
-  const CheckInfo check_info = pos.check_info();
 
   while (const Move m = picker.next(skip_quiets)) {
     if (m == excluded) continue;
