@@ -2,6 +2,9 @@
 
 #include <cstdlib>
 
+#if defined(_WIN32)
+#include <malloc.h>  // _aligned_malloc: the Windows C runtime has no aligned_alloc
+#endif
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -22,7 +25,11 @@ void* allocate_large_pages(std::size_t bytes) noexcept {
   if (bytes > std::size_t(-1) - alignment) return nullptr;
   // aligned_alloc wants a size that is a multiple of the alignment.
   const std::size_t size = round_up(bytes, alignment);
+#if defined(_WIN32)
+  void* block = _aligned_malloc(size, alignment);
+#else
   void* block = std::aligned_alloc(alignment, size);
+#endif
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   // Only advice: a refusal (EINVAL where the kernel has no transparent huge pages) leaves
   // ordinary pages, which work the same.
@@ -31,6 +38,12 @@ void* allocate_large_pages(std::size_t bytes) noexcept {
   return block;
 }
 
-void release_large_pages(void* block) noexcept { std::free(block); }
+void release_large_pages(void* block) noexcept {
+#if defined(_WIN32)
+  _aligned_free(block);
+#else
+  std::free(block);
+#endif
+}
 
 }  // namespace tessera
