@@ -12,8 +12,6 @@
 namespace tessera {
 
 namespace {
-constexpr std::size_t kCacheLineBytes = 64;
-
 [[nodiscard]] constexpr std::size_t round_up(std::size_t bytes, std::size_t alignment) {
   return (bytes + alignment - 1) / alignment * alignment;
 }

@@ -17,6 +17,8 @@ namespace tessera {
 
 // The alignment, and the least size, of a block that is offered huge pages.
 inline constexpr std::size_t kLargePageBytes = std::size_t(2) << 20;
+// The alignment of every other block.
+inline constexpr std::size_t kCacheLineBytes = 64;
 
 // `bytes` of uninitialised memory aligned as the policy says, or nullptr when there is none
 // (or `bytes` is 0). Release it with release_large_pages.
@@ -39,7 +41,7 @@ using LargeArray = std::unique_ptr<T[], LargeArrayDeleter<T>>;
 // `count` default-constructed T, or an empty array when the memory cannot be had.
 template <class T>
 [[nodiscard]] LargeArray<T> make_large_array(std::size_t count) noexcept {
-  static_assert(alignof(T) <= 64, "blocks are aligned to a cache line at least");
+  static_assert(alignof(T) <= kCacheLineBytes, "blocks are aligned to a cache line at least");
   static_assert(std::is_nothrow_default_constructible_v<T>);
   if (count == 0 || count > std::size_t(-1) / sizeof(T)) return LargeArray<T>(nullptr, {0});
   T* items = static_cast<T*>(allocate_large_pages(count * sizeof(T)));
