@@ -98,7 +98,8 @@ TEST(MovePicker, MainSearchEmitsEveryLegalMoveOnceWhateverItIsHanded) {
       legal_table_moves += table_legal;
       illegal_table_moves += table && !table_legal;
 
-      MovePicker picker = MovePicker::main_search(pos, table, f.ctx, killers, counter);
+      MovePicker picker =
+          MovePicker::main_search(pos, CheckedMove::verify(pos, table), f.ctx, killers, counter);
       std::vector<Move> order;
       EXPECT_EQ(drain(picker, false, &order), expected) << pos.fen();
       if (table_legal) {
@@ -123,7 +124,8 @@ TEST(MovePicker, SkippingQuietsKeepsCapturesChecksAndTheTableMoveOnly) {
       const std::array<Move, 2> killers{Move::none(), Move::none()};
       const CheckInfo check_info = pos.check_info();
       f.ctx.check_info = handed ? &check_info : nullptr;
-      MovePicker picker = MovePicker::main_search(pos, table, f.ctx, killers, Move::none());
+      MovePicker picker = MovePicker::main_search(pos, CheckedMove::verify(pos, table), f.ctx,
+                                                  killers, Move::none());
       const auto seen = drain(picker, true);
       // Late-move pruning spares checks, so the quiet moves that give check still come.
       auto expected = generated<GenType::Noisy>(pos);
@@ -141,7 +143,7 @@ TEST(MovePicker, QuiescenceEmitsNoisyMovesOrEveryEvasion) {
   int in_check = 0;
   for (const Position& pos : positions()) {
     const Move table = random_move(rng);
-    MovePicker picker = MovePicker::quiescence(pos, table, f.ctx);
+    MovePicker picker = MovePicker::quiescence(pos, CheckedMove::verify(pos, table), f.ctx);
     const auto seen = drain(picker, false);
     if (pos.in_check()) {
       ++in_check;
@@ -157,7 +159,7 @@ TEST(MovePicker, ProbCutEmitsOnlyNoisyMovesThatReachTheThreshold) {
   Fixture f;
   for (const Position& pos : positions()) {
     for (const int threshold : {-200, 0, 150, 400}) {
-      MovePicker picker = MovePicker::probcut(pos, Move::none(), f.ctx, threshold);
+      MovePicker picker = MovePicker::probcut(pos, CheckedMove::none(), f.ctx, threshold);
       const auto seen = drain(picker, false);
       std::map<std::uint16_t, int> expected;
       for (const Move m : MoveList<GenType::Noisy>(pos))
@@ -182,7 +184,8 @@ TEST(MovePicker, QuietMovesReadTheButterflyTableOfTheirThreats) {
       if (handed) f.ctx.threats = &threats;
       f.histories->quiet(WHITE, push, learnt_as_attacked ? threats.by_any : 0).update(5000);
       f.histories->quiet(WHITE, king, threats.by_any).update(3000);
-      MovePicker picker = MovePicker::main_search(pos, Move::none(), f.ctx, {}, Move::none());
+      MovePicker picker =
+          MovePicker::main_search(pos, CheckedMove::none(), f.ctx, {}, Move::none());
       EXPECT_EQ(picker.next(false), learnt_as_attacked ? push : king)
           << "handed " << handed << ", learnt as attacked " << learnt_as_attacked;
     }
@@ -210,7 +213,7 @@ TEST(MovePicker, QuietMovesComeBestFirstAndTiesInGenerationOrder) {
               threats.score(pos.moved_piece(m).type(), m.from(), m.to());
     std::stable_sort(expected.begin(), expected.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
-    MovePicker picker = MovePicker::main_search(pos, Move::none(), f.ctx, {}, Move::none());
+    MovePicker picker = MovePicker::main_search(pos, CheckedMove::none(), f.ctx, {}, Move::none());
     std::vector<Move> order;
     drain(picker, false, &order);
     std::vector<Move> quiets;

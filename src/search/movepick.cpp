@@ -10,33 +10,32 @@ MovePicker::MovePicker(const Position& pos, Move table_move, const OrderingConte
                        PickStage first)
     : pos_(pos), ctx_(ctx), table_move_(table_move), stage_(first) {}
 
-MovePicker MovePicker::main_search(const Position& pos, Move table_move, const OrderingContext& ctx,
-                                   const std::array<Move, 2>& killers, Move counter) {
-  // The table move may come from a colliding position: accept only a legal one.
-  const bool tt_ok = table_move && pos.pseudo_legal(table_move) && pos.legal(table_move);
-  MovePicker mp(pos, tt_ok ? table_move : Move::none(), ctx,
-                tt_ok ? PickStage::TableMove : PickStage::CaptureInit);
+MovePicker MovePicker::main_search(const Position& pos, CheckedMove table_move,
+                                   const OrderingContext& ctx, const std::array<Move, 2>& killers,
+                                   Move counter) {
+  const Move tt = table_move.move();
+  MovePicker mp(pos, tt, ctx, tt ? PickStage::TableMove : PickStage::CaptureInit);
   mp.killers_ = killers;
   mp.counter_ = counter;
   return mp;
 }
 
-MovePicker MovePicker::probcut(const Position& pos, Move table_move, const OrderingContext& ctx,
-                               int threshold) {
-  const bool tt_ok = table_move && pos.pseudo_legal(table_move) && pos.legal(table_move) &&
-                     pos.is_noisy(table_move) && pos.see_ge(table_move, threshold);
-  MovePicker mp(pos, tt_ok ? table_move : Move::none(), ctx,
+MovePicker MovePicker::probcut(const Position& pos, CheckedMove table_move,
+                               const OrderingContext& ctx, int threshold) {
+  const Move tt = table_move.move();
+  const bool tt_ok = tt && pos.is_noisy(tt) && pos.see_ge(tt, threshold);
+  MovePicker mp(pos, tt_ok ? tt : Move::none(), ctx,
                 tt_ok ? PickStage::ProbCutTableMove : PickStage::ProbCutInit);
   mp.threshold_ = threshold;
   return mp;
 }
 
-MovePicker MovePicker::quiescence(const Position& pos, Move table_move,
+MovePicker MovePicker::quiescence(const Position& pos, CheckedMove table_move,
                                   const OrderingContext& ctx) {
   // Outside check quiescence searches noisy moves only, so a quiet table move is ignored.
-  const bool tt_ok = table_move && pos.pseudo_legal(table_move) && pos.legal(table_move) &&
-                     (pos.in_check() || pos.is_noisy(table_move));
-  return MovePicker(pos, tt_ok ? table_move : Move::none(), ctx,
+  const Move tt = table_move.move();
+  const bool tt_ok = tt && (pos.in_check() || pos.is_noisy(tt));
+  return MovePicker(pos, tt_ok ? tt : Move::none(), ctx,
                     tt_ok ? PickStage::QsTableMove : PickStage::QsCaptureInit);
 }
 

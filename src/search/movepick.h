@@ -8,8 +8,8 @@
 // side to move is in check, every evasion (noisy ones first). ProbCut: the noisy moves whose
 // static exchange reaches a threshold. Moves from the generator are
 // legal; table, killer and counter moves come from other positions, so they are emitted only
-// after Position::pseudo_legal and Position::legal accept them, and every move is emitted at
-// most once.
+// after Position::pseudo_legal and Position::legal accept them (the table move arrives checked,
+// as a CheckedMove), and every move is emitted at most once.
 #pragma once
 
 #include <array>
@@ -78,15 +78,31 @@ struct OrderingContext {
   const CheckInfo* check_info = nullptr;
 };
 
+// A move from another position (a table entry) that Position::pseudo_legal and Position::legal
+// have accepted in this one, or none. The picker takes its table move in this form, so that a
+// node whose search has already checked the move does not check it a second time.
+class CheckedMove {
+ public:
+  [[nodiscard]] static CheckedMove verify(const Position& pos, Move m) {
+    return CheckedMove(m && pos.pseudo_legal(m) && pos.legal(m) ? m : Move::none());
+  }
+  [[nodiscard]] static constexpr CheckedMove none() { return CheckedMove(Move::none()); }
+  [[nodiscard]] constexpr Move move() const { return move_; }
+
+ private:
+  explicit constexpr CheckedMove(Move m) : move_(m) {}
+  Move move_;
+};
+
 class MovePicker {
  public:
-  [[nodiscard]] static MovePicker main_search(const Position& pos, Move table_move,
+  [[nodiscard]] static MovePicker main_search(const Position& pos, CheckedMove table_move,
                                               const OrderingContext& ctx,
                                               const std::array<Move, 2>& killers, Move counter);
   // Noisy moves whose static exchange wins at least `threshold`, table move first.
-  [[nodiscard]] static MovePicker probcut(const Position& pos, Move table_move,
+  [[nodiscard]] static MovePicker probcut(const Position& pos, CheckedMove table_move,
                                           const OrderingContext& ctx, int threshold);
-  [[nodiscard]] static MovePicker quiescence(const Position& pos, Move table_move,
+  [[nodiscard]] static MovePicker quiescence(const Position& pos, CheckedMove table_move,
                                              const OrderingContext& ctx);
 
   // The next move, or Move::none() when the node has no more. With `skip_quiets` the quiet

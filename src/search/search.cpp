@@ -221,10 +221,11 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   const Key key = pos.key();
   const TTProbe tt = shared_.tt->probe(key);
   const int tt_score = tt.hit ? score_from_tt(tt.data.score, ply, pos.rule50()) : int(kNone);
-  Move tt_move = root ? root_moves_[pv_idx_].move : tt.hit ? tt.data.move : Move::none();
-  // A table move may belong to another position with the same 16-bit check: verify it.
-  if (!root && tt_move && !(pos.pseudo_legal(tt_move) && pos.legal(tt_move)))
-    tt_move = Move::none();
+  // A table move may belong to another position with the same 16-bit check: verify it (once:
+  // the pickers below take it verified).
+  const Move stored = root ? root_moves_[pv_idx_].move : tt.hit ? tt.data.move : Move::none();
+  const CheckedMove checked_tt_move = CheckedMove::verify(pos, stored);
+  const Move tt_move = checked_tt_move.move();
   const bool tt_capture = tt_move && pos.is_noisy(tt_move);
   // On a principal variation now or once (the singular verification keeps its node's mark).
   if (!excluded) ss->tt_pv = pv_node || (tt.hit && tt.data.pv);
@@ -358,7 +359,8 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     OrderingContext pc_ctx;
     pc_ctx.histories = histories_.get();
     pc_ctx.continuation = {(ss - 1)->continuation, (ss - 2)->continuation, (ss - 4)->continuation};
-    MovePicker pc = MovePicker::probcut(pos, tt_move, pc_ctx, probcut_beta - ss->static_eval);
+    MovePicker pc =
+        MovePicker::probcut(pos, checked_tt_move, pc_ctx, probcut_beta - ss->static_eval);
     while (const Move m = pc.next()) {
       make_move(m, ss);
       // A quick capture search first; only if it holds, the reduced full search.
@@ -396,7 +398,7 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   ctx.continuation = {(ss - 1)->continuation, (ss - 2)->continuation, (ss - 4)->continuation};
   ctx.threats = &threats;
   ctx.check_info = &check_info;
-  MovePicker picker = MovePicker::main_search(pos, tt_move, ctx, ss->killers, counter);
+  MovePicker picker = MovePicker::main_search(pos, checked_tt_move, ctx, ss->killers, counter);
 
   std::array<Move, 64> quiets_tried;
   std::array<Move, 32> captures_tried;
@@ -693,7 +695,8 @@ int Worker::qsearch(int alpha, int beta, StackEntry* ss) {
   OrderingContext ctx;
   ctx.histories = histories_.get();
   ctx.continuation = {(ss - 1)->continuation, (ss - 2)->continuation, (ss - 4)->continuation};
-  MovePicker picker = MovePicker::quiescence(pos, tt.hit ? tt.data.move : Move::none(), ctx);
+  MovePicker picker = MovePicker::quiescence(
+      pos, CheckedMove::verify(pos, tt.hit ? tt.data.move : Move::none()), ctx);
   Move best_move = Move::none();
   int move_count = 0;
   const CheckInfo check_info = pos.check_info();
