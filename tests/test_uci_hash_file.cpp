@@ -142,7 +142,10 @@ TEST(UciHashFile, ASavedAnalysisIsCheaperInTheNextProcess) {
   std::cout << "[ measured ] go depth 14 on " << kAnalysedPositions.size()
             << " positions: " << first << " nodes, " << second
             << " in a new process after Load Hash File\n";
-  EXPECT_LT(second * 4, first * 3);  // at least a quarter fewer
+  // A new process that did not get the table back searches exactly the first one's nodes (one
+  // thread, the same table size), so a clear saving shows the loaded entries were used. How
+  // large it is depends on the search's constants: 19% with those of bench 5811840.
+  EXPECT_LT(second * 10, first * 9);  // at least a tenth fewer
 }
 
 TEST(UciHashFile, BadFilesAreRefusedAndTheEngineGoesOn) {

@@ -25,10 +25,10 @@
   X(LmrHistoryDivisor, 8159, 3000, 16000, 600)                                                \
   X(LmrDeeperMargin, 40, 10, 100, 5)                                                          \
   X(LmrShallowerMargin, 8, 0, 40, 2)                                                          \
-  X(LmrCaptureHistoryDivisor, 4000, 1500, 12000, 400)                                         \
+  X(LmrCaptureHistoryDivisor, 3996, 1500, 12000, 400)                                         \
   /* Node pruning */                                                                          \
   X(RazorMargin, 274, 100, 500, 20)                                                           \
-  X(RfpMaxDepth, 8, 4, 14, 1)                                                                 \
+  X(RfpMaxDepth, 7, 4, 14, 1)                                                                 \
   X(RfpMargin, 85, 40, 160, 6)                                                                \
   X(RfpMarginImproving, 60, 20, 140, 6)                                                       \
   X(NmpBase, 4, 2, 6, 1)                                                                      \
@@ -36,30 +36,30 @@
   X(NmpEvalDivisor, 208, 80, 400, 15)                                                         \
   X(NmpVerifyDepth, 14, 8, 24, 1)                                                             \
   X(ProbcutMargin, 202, 80, 350, 12)                                                          \
-  X(ProbcutImproving, 50, 0, 120, 6)                                                          \
+  X(ProbcutImproving, 48, 0, 120, 6)                                                          \
   X(ProbcutMinDepth, 5, 3, 8, 1)                                                              \
-  X(IirMinDepth, 4, 2, 8, 1)                                                                  \
+  X(IirMinDepth, 3, 2, 8, 1)                                                                  \
   /* Move-loop pruning */                                                                     \
-  X(LmpBase, 3, 1, 8, 1)                                                                      \
+  X(LmpBase, 5, 1, 8, 1)                                                                      \
   X(FutCaptureBase, 195, 50, 400, 15)                                                         \
   X(FutCapturePerDepth, 149, 60, 300, 12)                                                     \
   X(SeeCaptureMargin, 95, 40, 200, 8)                                                         \
-  X(SeeCaptureHistoryDivisor, 64, 16, 256, 8)                                                 \
+  X(SeeCaptureHistoryDivisor, 66, 16, 256, 8)                                                 \
   X(HistoryPruneMargin, 3485, 1000, 8000, 300)                                                \
   X(FutQuietBase, 98, 30, 250, 10)                                                            \
   X(FutQuietPerDepth, 106, 50, 200, 8)                                                        \
   X(SeeQuietMargin, 28, 10, 80, 4)                                                            \
   /* Extensions */                                                                            \
-  X(SingularMinDepth, 8, 5, 12, 1)                                                            \
+  X(SingularMinDepth, 9, 5, 12, 1)                                                            \
   X(SingularMarginX10, 20, 5, 50, 3)                                                          \
-  X(SingularTtPvX10, 10, 0, 30, 2)                                                            \
+  X(SingularTtPvX10, 11, 0, 30, 2)                                                            \
   X(DoubleExtMargin, 22, 0, 60, 4)                                                            \
   /* Root and quiescence */                                                                   \
   X(AspirationDelta, 16, 5, 40, 2)                                                            \
   X(QsFutilityMargin, 157, 50, 300, 12)                                                       \
   /* Histories */                                                                             \
-  X(HistoryBonusQuad, 16, 4, 32, 2)                                                           \
-  X(HistoryBonusLinear, 32, 0, 96, 6)                                                         \
+  X(HistoryBonusQuad, 17, 4, 32, 2)                                                           \
+  X(HistoryBonusLinear, 33, 0, 96, 6)                                                         \
   X(HistoryBonusMax, 1591, 800, 3000, 100)                                                    \
   X(CorrPawnIn16, 8, 0, 16, 1)                                                                \
   X(CorrMaterialIn16, 4, 0, 16, 1)                                                            \
