@@ -29,6 +29,11 @@ TEST(Strength, BudgetAndTemperatureFollowTheElo) {
     previous_temperature = limit.temperature_cp();
   }
   EXPECT_LT(StrengthLimit{StrengthLimit::kMinElo}.nodes(), 5000u);
+  // Below the level where randomness begins, the temperature alone weakens play: a smaller
+  // budget there (64 nodes at 1320) measured some 180 Elo below the level asked.
+  EXPECT_EQ(StrengthLimit{StrengthLimit::kMinElo}.nodes(), StrengthLimit{1500}.nodes());
+  EXPECT_GT(StrengthLimit{StrengthLimit::kMinElo}.temperature_cp(),
+            StrengthLimit{1500}.temperature_cp());
   EXPECT_GT(StrengthLimit{StrengthLimit::kMaxElo - 1}.nodes(), 1000000u);
   EXPECT_EQ(StrengthLimit{StrengthLimit::kMaxElo}.nodes(), 0u);  // no budget at the top
   EXPECT_GT(StrengthLimit{StrengthLimit::kMinElo}.temperature_cp(), 10);

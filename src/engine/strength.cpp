@@ -8,14 +8,17 @@ namespace {
 
 // The calibration (docs/uci.md#strength-limiting), against Stockfish 15.1's UCI_Elo at 5+0.05: a
 // budget of kReferenceNodes plays at about kReferenceElo, and every doubling of the budget is
-// worth about kEloPerDoubling there; below kKneeElo, where searches are only a few plies deep, a
-// doubling is worth more (kEloPerDoublingLow). Randomness proved costly (a 33 cp temperature
-// took some 500 Elo off a 27k-node search), so it only softens play at the bottom of the range.
+// worth about kEloPerDoubling there; below kKneeElo, where searches are only a few plies deep,
+// the budget halves every kEloPerDoublingLow Elo (measured: about 88 Elo a halving between 1,030
+// and 410 nodes, and those 410 nodes played near 1620, not 1500). Randomness proved costly (a
+// 33 cp temperature took some 500 Elo off a 27k-node search), so it only softens play at the
+// bottom of the range, below kCarefulElo, where it carries the weakening alone: the budget
+// stops falling there.
 constexpr double kReferenceElo = 2030;
 constexpr double kReferenceNodes = 13800;
 constexpr double kEloPerDoubling = 88;
 constexpr double kKneeElo = 1700;
-constexpr double kEloPerDoublingLow = 150;
+constexpr double kEloPerDoublingLow = 80;
 constexpr double kCarefulElo = 1500;
 constexpr double kTemperaturePerElo = 1.0 / 12;  // centipawns of temperature per Elo below it
 
@@ -23,9 +26,12 @@ constexpr double kTemperaturePerElo = 1.0 / 12;  // centipawns of temperature pe
 
 std::uint64_t StrengthLimit::nodes() const {
   if (elo >= kMaxElo) return 0;  // the top of the range is full strength at any time control
-  const double doublings = elo >= kKneeElo ? (elo - kReferenceElo) / kEloPerDoubling
-                                           : (kKneeElo - kReferenceElo) / kEloPerDoubling -
-                                                 (kKneeElo - elo) / kEloPerDoublingLow;
+  // Below kCarefulElo the temperature carries the weakening and the budget stays.
+  const double budget_elo = std::max<double>(elo, kCarefulElo);
+  const double doublings = budget_elo >= kKneeElo
+                               ? (budget_elo - kReferenceElo) / kEloPerDoubling
+                               : (kKneeElo - kReferenceElo) / kEloPerDoubling -
+                                     (kKneeElo - budget_elo) / kEloPerDoublingLow;
   const double nodes = kReferenceNodes * std::exp2(doublings);
   return std::uint64_t(std::clamp(nodes, 64.0, 1e12));
 }
