@@ -26,14 +26,13 @@ constexpr double kTemperaturePerElo = 1.0 / 12;  // centipawns of temperature pe
 
 std::uint64_t StrengthLimit::nodes() const {
   if (elo >= kMaxElo) return 0;  // the top of the range is full strength at any time control
-  // Below kCarefulElo the temperature carries the weakening and the budget stays.
   const double budget_elo = std::max<double>(elo, kCarefulElo);
   const double doublings = budget_elo >= kKneeElo
                                ? (budget_elo - kReferenceElo) / kEloPerDoubling
                                : (kKneeElo - kReferenceElo) / kEloPerDoubling -
                                      (kKneeElo - budget_elo) / kEloPerDoublingLow;
-  const double nodes = kReferenceNodes * std::exp2(doublings);
-  return std::uint64_t(std::clamp(nodes, 64.0, 1e12));
+  // budget_elo starts at kCarefulElo, so the budget never falls below about 180 nodes.
+  return std::uint64_t(kReferenceNodes * std::exp2(doublings));
 }
 
 double StrengthLimit::temperature_cp() const {
