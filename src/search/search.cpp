@@ -469,8 +469,8 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
     if (!root && ply < 2 * root_depth_) {
       // Singular extension: when the table move is much better than every alternative, it
       // deserves a deeper look; when several moves beat beta, the node is cut off at once;
-      // when others come close and the table move is expected to fail high anyway (its score
-      // beats beta, or the node is a cut node), it gets a ply less.
+      // when others come close and the table move is expected to fail high anyway, it gets
+      // less: two plies where its table score already beats beta, one in a cut node.
       if (m == tt_move && !excluded && depth >= tune::SingularMinDepth && tt.hit &&
           (int(tt.data.bound) & int(Bound::Lower)) && tt.data.depth >= depth - 3 &&
           !is_decisive(tt_score)) {
@@ -494,7 +494,9 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
                           : 1;
         } else if (singular_beta >= beta)
           return singular_beta;
-        else if (tt_score >= beta || cut_node)
+        else if (tt_score >= beta)
+          extension = -2;
+        else if (cut_node)
           extension = -1;
       }
       // Check extension: forcing lines are cheap to search and often decisive. A table move
@@ -575,6 +577,9 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
           break;
         }
         alpha = score;
+        // A move that raised alpha in a PV node is likely the best: the ones after it only
+        // have to be refuted, which a ply less does more cheaply.
+        if (depth > 2 && depth < 12 && !is_decisive(score)) depth -= 1;
       }
     }
     if (m != best_move) {
