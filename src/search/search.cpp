@@ -238,6 +238,11 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
       ss->threatened = QuietThreats(pos).by_any;  // picks its butterfly table (see Step 13)
       update_quiet_stats(ss, tt_move, history_bonus(depth));
     }
+    // The opponent's quiet move, tried early in its list, is refuted at once: a move the
+    // ordering thought good is not.
+    if (tt_score >= beta && (ss - 1)->move_count <= 2 && previous_move_quiet(ss))
+      update_continuation(ss - 1, (ss - 1)->moved_piece, (ss - 1)->current_move.to(),
+                          -history_bonus(depth + 1));
     return tt_score;
   }
 
@@ -596,7 +601,10 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   } else if (!best_move) {
     // Every move failed low: the opponent's quiet move that led here was a good one.
     if (previous_move_quiet(ss)) {
-      const int bonus = history_bonus(depth);
+      // More so when it was found late in its list, or when this node fell far short.
+      const int weight = 1 + int(depth > 5) + int((ss - 1)->move_count > 10) +
+                         int(!in_check && best_score < ss->static_eval - 100);
+      const int bonus = history_bonus(depth) * weight / 2;
       histories_->quiet(~us, prev_move, (ss - 1)->threatened).update(bonus);
       update_continuation(ss - 1, (ss - 1)->moved_piece, prev_move.to(), bonus);
     }
