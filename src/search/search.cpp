@@ -233,16 +233,18 @@ int Worker::search(int alpha, int beta, int depth, bool cut_node, StackEntry* ss
   if (!pv_node && !excluded && tt.hit && tt.data.depth >= depth && tt_score != kNone &&
       (int(tt.data.bound) & int(tt_score >= beta ? Bound::Lower : Bound::Upper)) &&
       pos.rule50() < 90) {  // near the fifty-move draw a stored score may be stale
-    // A quiet table move that cuts off again keeps its history as fresh as a searched one.
-    if (tt_move && tt_score >= beta && !tt_capture) {
-      ss->threatened = QuietThreats(pos).by_any;  // picks its butterfly table (see Step 13)
-      update_quiet_stats(ss, tt_move, history_bonus(depth));
+    if (tt_score >= beta) {
+      // A quiet table move that cuts off again keeps its history as fresh as a searched one.
+      if (tt_move && !tt_capture) {
+        ss->threatened = QuietThreats(pos).by_any;  // picks its butterfly table (see Step 13)
+        update_quiet_stats(ss, tt_move, history_bonus(depth));
+      }
+      // The opponent's quiet move, tried early in its list, is refuted at once: a move the
+      // ordering thought good is not.
+      if ((ss - 1)->move_count <= 2 && previous_move_quiet(ss))
+        update_continuation(ss - 1, (ss - 1)->moved_piece, (ss - 1)->current_move.to(),
+                            -history_bonus(depth + 1));
     }
-    // The opponent's quiet move, tried early in its list, is refuted at once: a move the
-    // ordering thought good is not.
-    if (tt_score >= beta && (ss - 1)->move_count <= 2 && previous_move_quiet(ss))
-      update_continuation(ss - 1, (ss - 1)->moved_piece, (ss - 1)->current_move.to(),
-                          -history_bonus(depth + 1));
     return tt_score;
   }
 
