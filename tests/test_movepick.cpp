@@ -209,7 +209,7 @@ TEST(MovePicker, QuietMovesComeBestFirstAndTiesInGenerationOrder) {
       expected.emplace_back(0, m);
     }
     for (auto& [score, m] : expected)
-      score = f.histories->quiet(us, m, threats.by_any) +
+      score = f.histories->quiet(us, m, threats.by_any) / 2 +
               threats.score(pos.moved_piece(m).type(), m.from(), m.to());
     std::stable_sort(expected.begin(), expected.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });
