@@ -15,6 +15,7 @@
 #include "core/movegen.h"
 #include "core/position.h"
 #include "search/movepick.h"
+#include "search/tunables.h"
 #include "test_core_support.h"
 
 namespace tessera::search {
@@ -209,7 +210,7 @@ TEST(MovePicker, QuietMovesComeBestFirstAndTiesInGenerationOrder) {
       expected.emplace_back(0, m);
     }
     for (auto& [score, m] : expected)
-      score = f.histories->quiet(us, m, threats.by_any) / 2 +
+      score = f.histories->quiet(us, m, threats.by_any) * tune::OrderButterflyPct / 100 +
               threats.score(pos.moved_piece(m).type(), m.from(), m.to());
     std::stable_sort(expected.begin(), expected.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });

@@ -38,6 +38,16 @@ TEST(Tunables, EachHasAUniqueNameADefaultInItsRangeAndAStep) {
   EXPECT_EQ(find_tunable("razormargin"), nullptr);  // OpenBench sends names as declared
 }
 
+// Compile-time bounds (the quiet order's key width) read tune::max; it must be the listed max.
+TEST(Tunables, EachCompileTimeMaximumIsTheListedOne) {
+#define TESSERA_EXPECT_MAX(name, value, lo, hi, step) \
+  ASSERT_NE(find_tunable(#name), nullptr);            \
+  EXPECT_EQ(tune::max::name, hi) << #name;            \
+  EXPECT_EQ(find_tunable(#name)->max, hi) << #name;
+  TESSERA_SEARCH_TUNABLES(TESSERA_EXPECT_MAX)
+#undef TESSERA_EXPECT_MAX
+}
+
 TEST(Tunables, SpsaPrintsOpenBenchsInputOneLineEach) {
   const std::string out = run_uci("spsa\nquit\n");
   const std::regex line(R"(^(\w+), int, (-?\d+), (-?\d+), (-?\d+), (\d+), 0\.002$)");

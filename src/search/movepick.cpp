@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/movegen.h"
+#include "search/tunables.h"
 
 namespace tessera::search {
 
@@ -68,9 +69,9 @@ void MovePicker::score_captures() {
     const int hist = ctx_.histories->capture_cell(moved, m.to(), captured);
     // Most valuable victim first, but a capture's history here may move it past a richer
     // victim or behind a poorer one: at its limit it is worth about five pawns of victim
-    // (history / 2 against 16 per centipawn). Measured at fixed nodes: history / 64, a
-    // tie-break only, 26 Elo weaker than / 4; / 8 no stronger than / 64; / 2 stronger than / 4.
-    moves_[i].score = 16 * victim - int(moved.type()) + hist / 2;
+    // (history at half weight against 16 per centipawn). Measured at fixed nodes: history / 64,
+    // a tie-break only, 26 Elo weaker than / 4; / 8 no stronger than / 64; / 2 stronger than / 4.
+    moves_[i].score = 16 * victim - int(moved.type()) + hist * tune::OrderCaptureHistoryPct / 100;
   }
 }
 
@@ -128,8 +129,9 @@ void MovePicker::score_quiets() {
     const int to = m.to().index();
     // The butterfly table at half weight against the continuation tables: measured +9.7 Elo
     // over full weight, and counting it twice lost 32 (docs/measurements.md).
-    moves_[i].score = h.quiet(us, m, threats.by_any) / 2 + (*ctx_.continuation[0])[pc][to] +
-                      (*ctx_.continuation[1])[pc][to] + (*ctx_.continuation[2])[pc][to] / 2 +
+    moves_[i].score = h.quiet(us, m, threats.by_any) * tune::OrderButterflyPct / 100 +
+                      (*ctx_.continuation[0])[pc][to] + (*ctx_.continuation[1])[pc][to] +
+                      (*ctx_.continuation[2])[pc][to] * tune::OrderContinuation4Pct / 100 +
                       threats.score(moved.type(), m.from(), m.to());
   }
   sort_descending(cur_, end_);
@@ -145,8 +147,13 @@ void MovePicker::sort_descending(int begin, int end) {
   constexpr int kIndexBits = 8;
   constexpr int kScoreOffset = 1 << (31 - kIndexBits);
   static_assert(kMaxMoves <= 1 << kIndexBits);
-  static_assert(3 * kHistoryLimit + kHistoryLimit / 2 + QuietThreats::kQueenEscape < kScoreOffset,
-                "every quiet score fits its key");
+  // The largest quiet score: two continuation tables at full weight, two tables at their
+  // tunables' largest weights, and the threat term.
+  constexpr int kQuietScoreBound =
+      kHistoryLimit * (200 + tune::max::OrderButterflyPct + tune::max::OrderContinuation4Pct) /
+          100 +
+      QuietThreats::kQueenEscape;
+  static_assert(kQuietScoreBound < kScoreOffset, "every quiet score fits its key");
   const int n = end - begin;
   std::array<std::uint32_t, kMaxMoves> keys;
   for (int i = 0; i < n; ++i)

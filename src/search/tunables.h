@@ -26,6 +26,10 @@
   X(LmrDeeperMargin, 40, 10, 100, 5)                                                          \
   X(LmrShallowerMargin, 8, 0, 40, 2)                                                          \
   X(LmrCaptureHistoryDivisor, 3996, 1500, 12000, 400)                                         \
+  /* Move order (movepick.cpp): each history's weight in its order, in hundredths */          \
+  X(OrderCaptureHistoryPct, 50, 0, 150, 8)                                                    \
+  X(OrderButterflyPct, 50, 0, 150, 8)                                                         \
+  X(OrderContinuation4Pct, 50, 0, 150, 8)                                                     \
   /* Node pruning */                                                                          \
   X(RazorMargin, 274, 100, 500, 20)                                                           \
   X(RfpMaxDepth, 7, 4, 14, 1)                                                                 \
@@ -89,6 +93,13 @@ inline constexpr bool kEnabled = false;
 #endif
 TESSERA_SEARCH_TUNABLES(TESSERA_DECLARE_TUNABLE)
 #undef TESSERA_DECLARE_TUNABLE
+
+// The largest value each may take in either build, for bounds checked at compile time.
+namespace max {
+#define TESSERA_DECLARE_TUNABLE_MAX(name, value, min, max, step) inline constexpr int name = max;
+TESSERA_SEARCH_TUNABLES(TESSERA_DECLARE_TUNABLE_MAX)
+#undef TESSERA_DECLARE_TUNABLE_MAX
+}  // namespace max
 
 struct Tunable {
   std::string_view name;
