@@ -10,7 +10,9 @@ written without it (as `../shared/tools/gauntlet.sh` writes them) has only the t
 each move; the clock is then rebuilt from the `TimeControl` tag (base + increment, seconds) as
 fastchess keeps it: the base plus one increment at the start, less each move's time, plus the
 increment after it. On 396 games written with timeleft=true the rebuilt clock at the end equals
-the recorded one to the millisecond. The report says which kind it printed.
+the recorded one to the millisecond. The report says which kind it printed. When the engines
+play at different controls (time odds), fastchess writes `WhiteTimeControl` and
+`BlackTimeControl` instead, and each side's clock is rebuilt from its own.
 """
 import argparse
 import re
@@ -42,6 +44,13 @@ def games(path):
         yield tags, " ".join(moves)
 
 
+def control_of(tags, side):
+    """(base, increment) in seconds of one side's control, or None: the side's own tag
+    (`WhiteTimeControl`, a match at time odds) before the common `TimeControl`."""
+    control = TIME_CONTROL.match(tags.get(side + "TimeControl", tags.get("TimeControl", "")))
+    return (float(control.group(1)), float(control.group(2))) if control else None
+
+
 def clocks_at_end(tags, text, spent):
     """Each side's clock after its last move; appends every move's time to `spent`.
 
@@ -49,8 +58,7 @@ def clocks_at_end(tags, text, spent):
     rather than from the comments; ({}, False) when a game has neither.
     """
     start_white = tags.get("FEN", "").split(" ")[1:2] != ["b"]
-    control = TIME_CONTROL.match(tags.get("TimeControl", ""))
-    base, inc = (float(control.group(1)), float(control.group(2))) if control else (0.0, 0.0)
+    controls = {side: control_of(tags, side) for side in ("White", "Black")}
     last, rebuilt = {}, {}
     # Every ply has a comment (book moves "{book}"), so a comment's index is its ply.
     for ply, comment in enumerate(re.findall(r"\{[^}]*\}", text)):
@@ -63,7 +71,8 @@ def clocks_at_end(tags, text, spent):
         spent[name].append(used)
         if m.group(2) is not None:
             last[name] = float(m.group(2))
-        elif control:
+        elif controls[side]:
+            base, inc = controls[side]
             rebuilt[name] = rebuilt.get(name, base + inc) - used + inc
     return (last, False) if last else (rebuilt, bool(rebuilt))
 
@@ -96,7 +105,8 @@ def report(path) -> int:
             time_losses[loser] += 1
     if not left_at_end:
         print("error: no move times found (a fastchess PGN: with timeleft=true, or with a "
-              "TimeControl tag of the form base+increment)", file=sys.stderr)
+              "TimeControl tag, or one for each side, of the form base+increment)",
+              file=sys.stderr)
         return 1
     for name in sorted(left_at_end):
         ends = left_at_end[name]
