@@ -13,8 +13,10 @@
 #include "core/packed_position.h"
 #include "engine/engine.h"
 #include "eval/evaluate.h"
+#include "eval/material_scale.h"
 #include "eval/nnue/trace.h"
 #include "eval/weights.h"
+#include "search/tunables.h"
 #include "test_core_support.h"
 #include "uci/eval_report.h"
 
@@ -213,6 +215,35 @@ TEST(Evaluation, DrawishMaterialIsScaled) {
   EXPECT_EQ(evaluate(test::parse("4k3/8/8/8/8/8/8/3NK3 w - - 0 1")), 0);
 }
 
+TEST(Evaluation, MaterialScaleKeepsTheStartAndShrinksThinnerBoards) {
+  const Position start = test::parse("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+  EXPECT_EQ(material_in_pawns(start), kStartingMaterialInPawns);
+  EXPECT_EQ(scaled_by_material(start, 137, 160), 137);
+  EXPECT_EQ(scaled_by_material(start, -137, 160), -137);
+  // Queens off, then a rook ending, then a pawn ending: each keeps less of the same score.
+  const Position no_queens =
+      test::parse("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1");
+  const Position rooks = test::parse("4k3/r4ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
+  const Position pawns = test::parse("4k3/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1");
+  EXPECT_EQ(material_in_pawns(no_queens), 60);
+  EXPECT_EQ(material_in_pawns(rooks), 16);
+  EXPECT_EQ(material_in_pawns(pawns), 6);
+  const int a = scaled_by_material(no_queens, 300, 160);
+  const int b = scaled_by_material(rooks, 300, 160);
+  const int c = scaled_by_material(pawns, 300, 160);
+  EXPECT_EQ(a, 300 * 220 / 238);
+  EXPECT_GT(300, a);
+  EXPECT_GT(a, b);
+  EXPECT_GT(b, c);
+  EXPECT_GT(c, 0);
+  EXPECT_EQ(scaled_by_material(pawns, -300, 160), -c);
+  EXPECT_EQ(scaled_by_material(pawns, 0, 160), 0);
+  // A larger base scales less.
+  EXPECT_GT(scaled_by_material(pawns, 300, 400), c);
+  // Material counts both colours alike.
+  EXPECT_EQ(material_in_pawns(flipped(rooks)), material_in_pawns(rooks));
+}
+
 TEST(Evaluation, ReportShowsTheNetworkAndWhichEvaluationPlays) {
   const Position pos = test::parse("r3k3/8/8/8/8/8/3P4/R2QK3 b - - 0 1");
   engine::Engine engine(search::EngineCallbacks{});
@@ -221,8 +252,16 @@ TEST(Evaluation, ReportShowsTheNetworkAndWhichEvaluationPlays) {
   engine.set_use_network(true);
   const auto lines = uci::eval_report(engine, pos);
   ASSERT_FALSE(lines.empty());
-  EXPECT_NE(lines.back().find(fmt::format("{:+} cp", net->score)), std::string::npos)
-      << lines.back();
+  // The search's verdict: the network's score scaled by the material (20 of 78 pawns' worth
+  // here), then under the endgame knowledge.
+  const int scaled = scaled_by_material(pos, net->score, search::tune::EvalMaterialBase);
+  ASSERT_LT(std::abs(scaled), std::abs(net->score));
+  EvalCache cache;
+  const int verdict = with_endgame_knowledge(pos, cache, scaled);
+  EXPECT_TRUE(std::any_of(lines.begin(), lines.end(), [&](const std::string& l) {
+    return l.find(fmt::format("(20 of 78 pawns' worth) {:+} cp", scaled)) != std::string::npos;
+  }));
+  EXPECT_NE(lines.back().find(fmt::format("{:+} cp", verdict)), std::string::npos) << lines.back();
   EXPECT_NE(lines.back().find("network"), std::string::npos) << lines.back();
   // Every piece but the kings has a value, and the white queen's is on the board.
   EXPECT_TRUE(net->piece_value[test::sq("d1").index()].has_value());

@@ -6,6 +6,7 @@
 
 #include "core/movegen.h"
 #include "eval/evaluate.h"
+#include "eval/material_scale.h"
 #include "eval/nnue/move_delta.h"
 #include "search/movepick.h"
 #include "search/tunables.h"
@@ -122,12 +123,11 @@ bool Worker::previous_move_quiet(const StackEntry* ss) const {
 }
 
 int Worker::evaluator_verdict(int ply) {
-  return shared_.config.network
-             ? eval::with_endgame_knowledge(
-                   *pos_, *eval_cache_,
-                   eval::nnue::evaluate(*shared_.config.network, (*accumulators_)[ply],
-                                        pos_->side_to_move()))
-             : eval::evaluate(*pos_, *eval_cache_);
+  if (!shared_.config.network) return eval::evaluate(*pos_, *eval_cache_);
+  const int network_score =
+      eval::nnue::evaluate(*shared_.config.network, (*accumulators_)[ply], pos_->side_to_move());
+  return eval::with_endgame_knowledge(
+      *pos_, *eval_cache_, eval::scaled_by_material(*pos_, network_score, tune::EvalMaterialBase));
 }
 
 int Worker::fifty_move_scaled(int verdict) const {

@@ -65,6 +65,8 @@
   X(HistoryBonusQuad, 17, 4, 32, 2)                                                           \
   X(HistoryBonusLinear, 33, 0, 96, 6)                                                         \
   X(HistoryBonusMax, 1591, 800, 3000, 100)                                                    \
+  /* Static evaluation: the material scale (eval/material_scale.h), the corrections */        \
+  X(EvalMaterialBase, 160, 40, 600, 30)                                                       \
   X(CorrPawnIn16, 8, 0, 16, 1)                                                                \
   X(CorrMaterialIn16, 4, 0, 16, 1)                                                            \
   X(CorrContinuationIn16, 4, 0, 16, 1)                                                        \

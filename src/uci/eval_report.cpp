@@ -4,7 +4,9 @@
 
 #include "core/movegen.h"
 #include "eval/evaluate.h"
+#include "eval/material_scale.h"
 #include "eval/nnue/trace.h"
+#include "search/tunables.h"
 
 namespace tessera::uci {
 
@@ -70,10 +72,17 @@ std::vector<std::string> eval_report(const engine::Engine& engine, const Positio
   int network_score = 0;
   if (net) {
     add_network(*net, pos, lines);
-    // What the search uses: the network's score under the endgame knowledge.
+    // What the search uses: the network's score scaled by the material on the board, then
+    // under the endgame knowledge.
+    const int scaled = eval::scaled_by_material(pos, net->score, search::tune::EvalMaterialBase);
+    if (scaled != net->score)
+      lines.push_back(fmt::format(
+          "scaled by the material on the board ({} of {} pawns' worth) {:+} cp for the side to "
+          "move",
+          eval::material_in_pawns(pos), eval::kStartingMaterialInPawns, scaled));
     eval::EvalCache cache;
-    network_score = eval::with_endgame_knowledge(pos, cache, net->score);
-    if (network_score != net->score)
+    network_score = eval::with_endgame_knowledge(pos, cache, scaled);
+    if (network_score != scaled)
       lines.push_back(
           fmt::format("with the endgame knowledge {:+} cp for the side to move", network_score));
   }

@@ -29,10 +29,7 @@ constexpr double kMinimumScale = 1.0;
 
 }  // namespace
 
-int wdl_material(const Position& pos) {
-  return popcount(pos.pieces(PAWN)) + 3 * popcount(pos.pieces(KNIGHT) | pos.pieces(BISHOP)) +
-         5 * popcount(pos.pieces(ROOK)) + 9 * popcount(pos.pieces(QUEEN));
-}
+int wdl_material(const Position& pos) { return eval::material_in_pawns(pos); }
 
 double wdl_win_probability(const WdlModel& model, double score, int material) {
   const double x = material_x(material);

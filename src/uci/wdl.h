@@ -14,6 +14,7 @@
 
 #include "core/position.h"
 #include "engine/engine.h"
+#include "eval/material_scale.h"
 
 namespace tessera::uci {
 
@@ -28,7 +29,7 @@ struct WdlPerMille {
   int loss = 0;  // win + draw + loss == 1000
 };
 
-inline constexpr int kWdlMaxMaterial = 78;
+inline constexpr int kWdlMaxMaterial = eval::kStartingMaterialInPawns;
 
 // Fitted by `tessera-wdl-fit --data /work/shared/data/training/hce-cd5244b-s20261201.bin.zst`
 // (2.3 M positions not in check and within 3000 cp, from 21,916 games of self-play at 5,000
